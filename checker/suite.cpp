@@ -1,0 +1,163 @@
+#include "checker/suite.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "litmus/parse.h"
+
+namespace checker {
+
+namespace fs = std::filesystem;
+
+int SuiteReport::count(Verdict v) const {
+  int n = 0;
+  for (const auto& e : entries) n += e.verdict == v;
+  return n;
+}
+
+const char* toString(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return "pass";
+    case Verdict::Fail: return "FAIL";
+    case Verdict::Error: return "ERROR";
+    case Verdict::Unknown: return "UNKNOWN";
+    case Verdict::NoExpectation: return "no-expectation";
+  }
+  return "?";
+}
+
+std::map<std::string, litmus::Expect> readExpectedTsv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw litmus::Error({path, 0, 0}, "cannot read expectation file");
+  std::map<std::string, litmus::Expect> out;
+  std::string line;
+  int lineNo = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    if (line.empty() || (lineNo == 1 && line.rfind("test\t", 0) == 0)) continue;
+    std::vector<std::string> cols;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, '\t');) cols.push_back(c);
+    if (cols.size() < 4)
+      throw litmus::Error({path, lineNo, 1}, "expected 4 tab-separated columns (test, model, "
+                                             "quantifier, condition), found " +
+                                                 std::to_string(cols.size()));
+    const auto e = litmus::parseExpect(cols[3]);
+    if (!e) throw litmus::Error({path, lineNo, 1}, "unknown expectation '" + cols[3] + "'");
+    auto [it, fresh] = out.emplace(cols[0], *e);
+    if (!fresh && it->second != *e)
+      throw litmus::Error({path, lineNo, 1}, "conflicting expectations for '" + cols[0] + "'");
+  }
+  return out;
+}
+
+namespace {
+
+std::string describe(const litmus::Outcome& o) {
+  return std::string("observation ") + litmus::toString(o.observation()) + " (" +
+         std::to_string(o.positive) + " positive, " + std::to_string(o.negative) + " negative)";
+}
+
+SuiteEntry runOne(const std::string& file, const SuiteOptions& opt,
+                  const std::map<std::string, litmus::Expect>& tsv, const std::string& tsvDir) {
+  SuiteEntry e;
+  e.path = file;
+  e.name = fs::path(file).stem().string();
+  try {
+    litmus::Test t = litmus::parseFile(file);
+    e.name = t.name;
+    e.expected = t.expect;
+    if (!opt.expectedTsv.empty()) {
+      const std::string rel = fs::relative(fs::absolute(file), tsvDir).generic_string();
+      auto it = tsv.find(rel);
+      e.expected = it == tsv.end() ? litmus::Expect::None : it->second;
+    }
+    e.outcome = check(t, opt.check).outcome;
+  } catch (const litmus::Error& err) {
+    e.verdict = Verdict::Error;
+    e.message = err.what();
+    return e;
+  }
+  if (e.outcome.status != litmus::Status::Done) {
+    e.verdict = Verdict::Unknown;
+    e.message = e.outcome.statusDetail;
+  } else if (e.expected == litmus::Expect::None) {
+    e.verdict = Verdict::NoExpectation;
+  } else if (e.outcome.meets(e.expected)) {
+    e.verdict = Verdict::Pass;
+  } else {
+    e.verdict = Verdict::Fail;
+    e.message = std::string("expected ") + litmus::toString(e.expected) + ", got " + describe(e.outcome);
+  }
+  return e;
+}
+
+}  // namespace
+
+SuiteReport runSuite(const std::vector<std::string>& files, const SuiteOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::map<std::string, litmus::Expect> tsv;
+  std::string tsvDir;
+  if (!opt.expectedTsv.empty()) {
+    tsv = readExpectedTsv(opt.expectedTsv);
+    tsvDir = fs::absolute(opt.expectedTsv).parent_path().string();
+  }
+  SuiteReport report;
+  for (size_t i = 0; i < files.size(); ++i) {
+    report.entries.push_back(runOne(files[i], opt, tsv, tsvDir));
+    if (opt.progress) opt.progress(i + 1, files.size(), report.entries.back());
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return report;
+}
+
+namespace {
+
+std::string xmlEscape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void writeJunit(const std::string& path, const SuiteReport& r) {
+  std::ostringstream os;
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  os << "<testsuite name=\"litmus\" tests=\"" << r.entries.size() << "\" failures=\""
+     << r.count(Verdict::Fail) << "\" errors=\"" << r.count(Verdict::Error) + r.count(Verdict::Unknown)
+     << "\" skipped=\"" << r.count(Verdict::NoExpectation) << "\" time=\"" << r.seconds << "\">\n";
+  for (const auto& e : r.entries) {
+    os << "  <testcase classname=\"" << xmlEscape(fs::path(e.path).parent_path().string())
+       << "\" name=\"" << xmlEscape(e.name) << "\" time=\"" << e.outcome.seconds << "\"";
+    switch (e.verdict) {
+      case Verdict::Pass: os << "/>\n"; continue;
+      case Verdict::Fail: os << ">\n    <failure message=\"" << xmlEscape(e.message) << "\"/>\n"; break;
+      case Verdict::Error:
+      case Verdict::Unknown: os << ">\n    <error message=\"" << xmlEscape(e.message) << "\"/>\n"; break;
+      case Verdict::NoExpectation: os << ">\n    <skipped message=\"no expectation\"/>\n"; break;
+    }
+    os << "  </testcase>\n";
+  }
+  os << "</testsuite>\n";
+  // Written in one go so that an interrupted run leaves no half-written report.
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << os.str();
+    if (!out) throw litmus::Error({path, 0, 0}, "cannot write JUnit report");
+  }
+  fs::rename(tmp, path);
+}
+
+}  // namespace checker

@@ -1,0 +1,47 @@
+// Conformance runs: check many tests and compare each verdict with an expectation, taken from a
+// TSV file (the format of dat3m-ptx/EXPECTED.tsv) or from the tests themselves.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/checker.h"
+
+namespace checker {
+
+enum class Verdict { Pass, Fail, Error, Unknown, NoExpectation };
+
+struct SuiteEntry {
+  std::string path;
+  std::string name;
+  Verdict verdict = Verdict::NoExpectation;
+  litmus::Expect expected = litmus::Expect::None;
+  std::string message;  // why it failed, or the error
+  litmus::Outcome outcome;
+};
+
+struct SuiteReport {
+  std::vector<SuiteEntry> entries;
+  int count(Verdict v) const;
+  double seconds = 0;
+};
+
+// Expectations keyed by path relative to the TSV's directory. Throws litmus::Error on a
+// malformed file.
+std::map<std::string, litmus::Expect> readExpectedTsv(const std::string& path);
+
+struct SuiteOptions {
+  Options check;
+  std::string expectedTsv;  // empty: use the tests' own `expect`
+  // Called after each test (for progress display).
+  std::function<void(size_t done, size_t total, const SuiteEntry&)> progress;
+};
+
+SuiteReport runSuite(const std::vector<std::string>& files, const SuiteOptions& options);
+
+void writeJunit(const std::string& path, const SuiteReport& report);
+const char* toString(Verdict);
+
+}  // namespace checker

@@ -1,0 +1,68 @@
+// The result of checking (or running) one litmus test, and its printers. The checker and the GPU
+// runner fill an Outcome; this file is the only place that turns one into text.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "litmus/test.h"
+
+namespace litmus {
+
+// One final state: the values of Test::observed, in that order.
+struct State {
+  std::vector<int64_t> values;
+  auto operator<=>(const State&) const = default;
+};
+
+enum class Status {
+  Done,     // every candidate execution was examined
+  Unknown,  // timeout or solver "unknown": no verdict
+};
+
+enum class Observation { Never, Sometimes, Always };
+
+// A data race seen in some allowed execution (§8.7.1): two conflicting accesses that are not
+// morally strong and not ordered by causality.
+struct Race {
+  std::string first, second;  // "P0: st.weak.global.u32 [x], 1" (thread: instruction text)
+  std::string why;            // why they are not morally strong
+};
+
+struct Outcome {
+  std::string test;
+  Status status = Status::Done;
+  std::string statusDetail;         // e.g. "timeout after 5 s"
+  std::vector<Term> observed;       // copied from the test
+  std::vector<State> states;        // allowed final states, sorted, unique
+  std::vector<bool> satisfies;      // per state: does it satisfy the condition body
+  uint64_t positive = 0;            // allowed executions whose final state satisfies the body
+  uint64_t negative = 0;            // allowed executions whose final state does not
+  uint64_t candidates = 0;          // candidate executions examined
+  Quantifier quantifier = Quantifier::Exists;
+  std::string condition;            // as printed in herd style
+  std::vector<Race> races;          // empty: race free
+  double seconds = 0;
+  std::string engine;               // "explicit" / "smt"
+
+  bool validated() const;           // herd's Ok/No
+  Observation observation() const;  // Never/Sometimes/Always over the body
+  // Does the outcome satisfy an expectation (Expect::None -> true)?
+  bool meets(Expect e) const;
+};
+
+const char* toString(Observation);
+std::string formatState(const std::vector<Term>& observed, const State& s);  // "P0:r0=1; x=2;"
+
+// herd-compatible block: Test/States/.../Ok|No/Witnesses/Positive/Condition/Observation/Time.
+void printHerd(std::ostream&, const Outcome&);
+// One JSON object (no trailing newline).
+void printJson(std::ostream&, const Outcome&);
+std::string jsonEscape(const std::string&);
+
+// Evaluate a condition body on a final state (observed values in `observed` order).
+bool evalCondition(const Cond&, const std::vector<Term>& observed, const State&);
+
+}  // namespace litmus

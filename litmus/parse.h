@@ -1,0 +1,39 @@
+// Front ends: YAML and herd `.litmus` text -> Test, and Test -> YAML (for `litmus convert`).
+// Every function throws litmus::Error ("file:line:col: error: message") on bad input and never
+// returns a half-built Test.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "litmus/test.h"
+
+namespace litmus {
+
+// Reads PATH and dispatches on its extension: .yaml/.yml -> YAML, .litmus -> herd.
+Test parseFile(const std::string& path);
+
+Test parseYaml(const std::string& text, const std::string& file);
+Test parseHerd(const std::string& text, const std::string& file);
+
+enum class Dialect {
+  Ptx,   // PTX as a programmer writes it: `st.release.gpu.global.u32 [x], 1;`
+  Herd,  // the dat3m herd dialect: `st.release.gpu x, 1`, `ld r0, 1`, `beq r1, r2, L`, `goto L`
+};
+
+// One instruction (or label definition "L:") without surrounding whitespace; a trailing ';' is
+// accepted. `loc` is the position of the first character.
+Instr parseInstruction(std::string_view text, const SourceLoc& loc, Dialect dialect);
+
+// A herd-style final condition: `exists (...)`, `~exists (...)`, `forall (...)`.
+// Sets quantifier and condition on `test`.
+void parseFinalCondition(std::string_view text, const SourceLoc& loc, Test& test);
+
+// Semantic checks common to both front ends (unknown registers/locations/labels/threads, placement
+// consistency, defaults for observed terms). Called by parseYaml/parseHerd before returning.
+void validate(Test& test);
+
+// YAML text that parseYaml reads back into an equivalent Test.
+std::string toYaml(const Test& test);
+
+}  // namespace litmus

@@ -1,0 +1,54 @@
+// Events: what the instructions of one execution path lower to (model/semantics.h), and the
+// attributes the PTX memory model (model/ptx_model.h) reads off them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "litmus/test.h"
+
+namespace model {
+
+enum class EventKind : uint8_t {
+  Init,        // the hypothetical initial write of a location (§8.2.6)
+  Read,        // ld, the read half of atom, the read half of red (flagged `red`)
+  Write,       // st, the write half of atom/red
+  Fence,       // fence.{sc,acq_rel,acquire,release}, membar
+  ProxyFence,  // fence.proxy.*
+};
+
+struct Event {
+  EventKind kind = EventKind::Init;
+  int thread = -1;  // -1: the initial writes, which belong to no thread
+  int cta = -1, cluster = -1, gpu = -1;
+  int instr = -1;   // index of the instruction in the thread's code
+  int po = 0;       // position in the thread's program order
+  litmus::Sem sem = litmus::Sem::Weak;  // Volatile and Mmio are lowered to Relaxed (§8.4.1-2)
+  litmus::Scope scope = litmus::Scope::None;  // effective: capped by the state space (§8.3)
+  litmus::Proxy proxy = litmus::Proxy::Generic;
+  litmus::FenceProxyKind proxyFence = litmus::FenceProxyKind::None;
+  int loc = -1;     // physical location (aliases share it); -1 for fences
+  int va = -1;      // virtual address: the declared name used (aliases differ)
+  int64_t value = 0;
+  bool atomic = false;  // performed by atom or red
+  bool red = false;     // the read half of a red: not a "read" for acquire patterns (§8.8)
+
+  bool isMem() const { return kind == EventKind::Init || kind == EventKind::Read ||
+                              kind == EventKind::Write; }
+  bool isWrite() const { return kind == EventKind::Init || kind == EventKind::Write; }
+  bool isRead() const { return kind == EventKind::Read; }
+  bool isFence() const { return kind == EventKind::Fence; }
+  bool strong() const { return kind == EventKind::Init || kind == EventKind::Fence ||
+                               sem != litmus::Sem::Weak; }
+};
+
+// One thread's execution along one control-flow path, with the values its reads returned.
+struct Trace {
+  std::vector<Event> events;                 // in program order
+  std::vector<std::pair<int, int>> rmw;      // (read, write) halves of one atom/red
+  std::vector<std::pair<int, int>> dep;      // read -> dependent event (data, address, control)
+  std::vector<int64_t> regs;                 // final register values, by register id
+};
+
+}  // namespace model

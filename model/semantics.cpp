@@ -1,0 +1,489 @@
+#include "model/semantics.h"
+
+#include <bit>
+#include <bitset>
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include "model/bitrel.h"
+
+namespace model {
+
+using litmus::Instr;
+using litmus::Opcode;
+using litmus::Operand;
+using litmus::Type;
+
+int Program::vaOf(const std::string& name) const {
+  for (size_t i = 0; i < vaNames.size(); ++i)
+    if (vaNames[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+int regIndex(Program::ThreadInfo& t, const std::string& name) {
+  auto it = t.regId.find(name);
+  if (it != t.regId.end()) return it->second;
+  const int id = static_cast<int>(t.regNames.size());
+  t.regId[name] = id;
+  t.regNames.push_back(name);
+  return id;
+}
+
+void checkSupported(const Instr& in) {
+  if (in.op == Opcode::Bar)
+    throw litmus::Error(in.loc, "'" + in.text + "': barriers are not in the model yet");
+}
+
+}  // namespace
+
+Program buildProgram(const litmus::Test& test) {
+  Program p;
+  p.test = &test;
+  std::map<std::string, int> rootLoc;
+  for (const auto& l : test.locations) {
+    p.vaNames.push_back(l.name);
+    p.vaProxy.push_back(l.aliasOf.empty() ? litmus::Proxy::Generic : l.aliasProxy);
+    if (l.aliasOf.empty()) {
+      rootLoc[l.name] = static_cast<int>(p.locNames.size());
+      p.locNames.push_back(l.name);
+      p.locInit.push_back(l.init);
+      p.locSpace.push_back(l.space);
+    }
+  }
+  for (const auto& l : test.locations) {
+    std::string root = l.name;
+    // validate() resolves alias chains to the root; follow defensively all the same.
+    for (int guard = 0; guard < 64; ++guard) {
+      const auto* decl = &l;
+      for (const auto& m : test.locations)
+        if (m.name == root) decl = &m;
+      if (decl->aliasOf.empty()) break;
+      root = decl->aliasOf;
+    }
+    p.vaLoc.push_back(rootLoc.at(root));
+  }
+  for (const auto& th : test.threads) {
+    Program::ThreadInfo info;
+    for (const auto& [name, v] : th.initRegs) regIndex(info, name);
+    for (size_t i = 0; i < th.code.size(); ++i) {
+      const Instr& in = th.code[i];
+      checkSupported(in);
+      if (in.op == Opcode::Label) info.labels[in.target] = static_cast<int>(i);
+      for (const auto& a : in.args)
+        if (a.kind == Operand::Kind::Reg) regIndex(info, a.name);
+      if (!in.guard.empty()) regIndex(info, in.guard);
+    }
+    info.initRegs.assign(info.regNames.size(), 0);
+    for (const auto& [name, v] : th.initRegs) info.initRegs[info.regId.at(name)] = v;
+    p.threads.push_back(std::move(info));
+  }
+  return p;
+}
+
+// ---- typed arithmetic --------------------------------------------------------------------
+
+namespace {
+
+float asF32(int64_t v) { return std::bit_cast<float>(static_cast<uint32_t>(v)); }
+int64_t fromF32(float f) { return std::bit_cast<uint32_t>(f); }
+double asF64(int64_t v) { return std::bit_cast<double>(v); }
+int64_t fromF64(double d) { return std::bit_cast<int64_t>(d); }
+
+// IEEE binary16 / bfloat16 <-> float, round to nearest even (enough for litmus-sized values).
+float halfToFloat(uint16_t h) {
+  const int sign = h >> 15, exp = (h >> 10) & 31, man = h & 1023;
+  float v = exp == 0 ? std::ldexp(static_cast<float>(man), -24)
+          : exp == 31 ? (man ? NAN : INFINITY)
+                      : std::ldexp(static_cast<float>(man | 1024), exp - 25);
+  return sign ? -v : v;
+}
+uint16_t floatToHalf(float f) {
+  const uint32_t x = std::bit_cast<uint32_t>(f);
+  const uint32_t sign = (x >> 16) & 0x8000;
+  const float a = std::fabs(f);
+  if (std::isnan(f)) return static_cast<uint16_t>(sign | 0x7e00);
+  if (a >= 65520.0f) return static_cast<uint16_t>(sign | 0x7c00);
+  if (a < std::ldexp(1.0f, -14)) {  // subnormal
+    return static_cast<uint16_t>(sign | static_cast<uint32_t>(std::nearbyint(std::ldexp(a, 24))));
+  }
+  int e;
+  const float m = std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  uint32_t man = static_cast<uint32_t>(std::nearbyint(std::ldexp(m, 11)));  // 11 bits incl. hidden
+  if (man == 2048) { man = 1024; ++e; }
+  return static_cast<uint16_t>(sign | ((e + 14) << 10) | (man & 1023));
+}
+float bf16ToFloat(uint16_t h) { return std::bit_cast<float>(static_cast<uint32_t>(h) << 16); }
+uint16_t floatToBf16(float f) {
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  if (std::isnan(f)) return static_cast<uint16_t>((x >> 16) | 0x40);
+  x += 0x7fff + ((x >> 16) & 1);
+  return static_cast<uint16_t>(x >> 16);
+}
+
+int64_t addHalves(Type t, int64_t a, int64_t b, int lanes) {
+  const bool bf = t == Type::BF16 || t == Type::BF16x2;
+  int64_t out = 0;
+  for (int i = 0; i < lanes; ++i) {
+    const auto ha = static_cast<uint16_t>(a >> (16 * i)), hb = static_cast<uint16_t>(b >> (16 * i));
+    const float s = bf ? bf16ToFloat(ha) + bf16ToFloat(hb) : halfToFloat(ha) + halfToFloat(hb);
+    out |= static_cast<int64_t>(bf ? floatToBf16(s) : floatToHalf(s)) << (16 * i);
+  }
+  return out;
+}
+
+}  // namespace
+
+int64_t normalize(Type t, int64_t v) {
+  switch (litmus::typeBits(t)) {
+    case 0:
+    case 64:
+    case 128: return v;  // .b128 values are modelled in 64 bits (see docs/model.md)
+    default: break;
+  }
+  const int bits = litmus::typeBits(t);
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  const uint64_t u = static_cast<uint64_t>(v) & mask;
+  if (litmus::isSignedType(t) && (u >> (bits - 1)))
+    return static_cast<int64_t>(u | ~mask);
+  return static_cast<int64_t>(u);
+}
+
+namespace {
+
+bool isUnsigned(Type t) { return !litmus::isSignedType(t) && !litmus::isFloatType(t) && t != Type::None; }
+
+int64_t applyAtom(litmus::AtomOp op, Type t, int64_t old, int64_t b, int64_t c) {
+  using litmus::AtomOp;
+  const auto ub = static_cast<uint64_t>(b), uo = static_cast<uint64_t>(old);
+  switch (op) {
+    case AtomOp::And: return old & b;
+    case AtomOp::Or: return old | b;
+    case AtomOp::Xor: return old ^ b;
+    case AtomOp::Exch: return b;
+    case AtomOp::Cas: return old == b ? c : old;
+    case AtomOp::Sub: return old - b;
+    case AtomOp::Inc: return uo >= ub ? 0 : old + 1;
+    case AtomOp::Dec: return (uo == 0 || uo > ub) ? b : old - 1;
+    case AtomOp::Min: return isUnsigned(t) ? static_cast<int64_t>(std::min(uo, ub)) : std::min(old, b);
+    case AtomOp::Max: return isUnsigned(t) ? static_cast<int64_t>(std::max(uo, ub)) : std::max(old, b);
+    case AtomOp::Add:
+      switch (t) {
+        case Type::F32: return fromF32(asF32(old) + asF32(b));
+        case Type::F64: return fromF64(asF64(old) + asF64(b));
+        case Type::F16: case Type::BF16: return addHalves(t, old, b, 1);
+        case Type::F16x2: case Type::BF16x2: return addHalves(t, old, b, 2);
+        default: return old + b;
+      }
+    case AtomOp::None: break;
+  }
+  return old;
+}
+
+int64_t applyArith(litmus::ArithOp op, Type t, int64_t a, int64_t b) {
+  using litmus::ArithOp;
+  const bool u = isUnsigned(t);
+  const auto ua = static_cast<uint64_t>(a), ubv = static_cast<uint64_t>(b);
+  switch (op) {
+    case ArithOp::Add: return t == Type::F32 ? fromF32(asF32(a) + asF32(b)) : a + b;
+    case ArithOp::Sub: return t == Type::F32 ? fromF32(asF32(a) - asF32(b)) : a - b;
+    case ArithOp::Mul: return a * b;
+    case ArithOp::Div: return b == 0 ? 0 : (u ? static_cast<int64_t>(ua / ubv) : a / b);
+    case ArithOp::Rem: return b == 0 ? 0 : (u ? static_cast<int64_t>(ua % ubv) : a % b);
+    case ArithOp::And: return a & b;
+    case ArithOp::Or: return a | b;
+    case ArithOp::Xor: return a ^ b;
+    case ArithOp::Shl: return b >= 64 ? 0 : static_cast<int64_t>(ua << b);
+    case ArithOp::Shr: return b >= 64 ? (u ? 0 : (a < 0 ? -1 : 0)) : (u ? static_cast<int64_t>(ua >> b) : a >> b);
+    case ArithOp::Min: return u ? static_cast<int64_t>(std::min(ua, ubv)) : std::min(a, b);
+    case ArithOp::Max: return u ? static_cast<int64_t>(std::max(ua, ubv)) : std::max(a, b);
+    case ArithOp::Neg: return -a;
+    case ArithOp::Not: return ~a;
+    case ArithOp::None: break;
+  }
+  return a;
+}
+
+bool compare(litmus::CmpOp op, Type t, int64_t a, int64_t b) {
+  using litmus::CmpOp;
+  if (isUnsigned(t)) {
+    const auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+    switch (op) {
+      case CmpOp::Lt: return ua < ub;
+      case CmpOp::Le: return ua <= ub;
+      case CmpOp::Gt: return ua > ub;
+      case CmpOp::Ge: return ua >= ub;
+      default: break;
+    }
+  }
+  switch (op) {
+    case CmpOp::Eq: return a == b;
+    case CmpOp::Ne: return a != b;
+    case CmpOp::Lt: return a < b;
+    case CmpOp::Le: return a <= b;
+    case CmpOp::Gt: return a > b;
+    case CmpOp::Ge: return a >= b;
+    case CmpOp::None: break;
+  }
+  return false;
+}
+
+}  // namespace
+}  // namespace model
+
+// ---- the interpreter -----------------------------------------------------------------------
+
+namespace model {
+namespace {
+
+using Taint = std::bitset<kMaxEvents>;  // trace-local indices of the reads a value depends on
+
+struct Path {
+  int pc = 0;
+  std::vector<int64_t> regs;
+  std::vector<Taint> taint;
+  Taint ctrl;
+  std::vector<int> backJumps;
+  Trace trace;
+};
+
+class Interpreter {
+ public:
+  Interpreter(const Program& prog, int thread, const Domain& domain, int unroll)
+      : prog_(prog), th_(prog.test->threads[thread]), info_(prog.threads[thread]),
+        thread_(thread), domain_(domain), unroll_(unroll) {}
+
+  TraceSet run() {
+    Path p;
+    p.regs = info_.initRegs;
+    p.taint.assign(p.regs.size(), Taint{});
+    p.backJumps.assign(th_.code.size(), 0);
+    explore(std::move(p));
+    return std::move(out_);
+  }
+
+ private:
+  const Program& prog_;
+  const litmus::Thread& th_;
+  const Program::ThreadInfo& info_;
+  int thread_;
+  const Domain& domain_;
+  int unroll_;
+  TraceSet out_;
+
+  int64_t value(const Path& p, const Operand& o) const {
+    return o.kind == Operand::Kind::Reg ? p.regs[info_.regId.at(o.name)] : o.imm;
+  }
+  Taint taintOf(const Path& p, const Operand& o) const {
+    return o.kind == Operand::Kind::Reg ? p.taint[info_.regId.at(o.name)] : Taint{};
+  }
+  void setReg(Path& p, const Operand& o, int64_t v, const Taint& t) const {
+    const int r = info_.regId.at(o.name);
+    p.regs[r] = v;
+    p.taint[r] = t;
+  }
+
+  Event baseEvent(const Path& p, const Instr& in, EventKind kind) const {
+    Event e;
+    e.kind = kind;
+    e.thread = thread_;
+    e.cta = th_.cta;
+    e.cluster = th_.cluster;
+    e.gpu = th_.gpu;
+    e.instr = p.pc;
+    e.po = static_cast<int>(p.trace.events.size());
+    e.sem = in.sem;
+    e.scope = in.scope;
+    if (in.sem == litmus::Sem::Volatile || in.sem == litmus::Sem::Mmio) {
+      e.sem = litmus::Sem::Relaxed;  // §8.4.1, §8.4.2: formally .relaxed.sys
+      e.scope = litmus::Scope::Sys;
+    }
+    if (e.sem == litmus::Sem::Weak) e.scope = litmus::Scope::None;
+    return e;
+  }
+
+  Event memEvent(const Path& p, const Instr& in, EventKind kind, const Operand& addr) const {
+    Event e = baseEvent(p, in, kind);
+    e.va = prog_.vaOf(addr.name);
+    e.loc = prog_.vaLoc[e.va];
+    e.proxy = in.proxy != litmus::Proxy::Generic ? in.proxy : prog_.vaProxy[e.va];
+    // §8.3: shared memory is reachable from the cluster at most, which caps the scope.
+    const auto space = prog_.locSpace[e.loc];
+    const bool shared = space == litmus::Space::Shared || space == litmus::Space::SharedCta ||
+                        space == litmus::Space::SharedCluster;
+    if (shared && e.scope > litmus::Scope::Cluster) e.scope = litmus::Scope::Cluster;
+    return e;
+  }
+
+  // Appends `e`, recording the reads it depends on; returns its trace-local index.
+  int emit(Path& p, Event e, const Taint& data) const {
+    const int k = static_cast<int>(p.trace.events.size());
+    if (k >= kMaxEvents)
+      throw litmus::Error(th_.code[p.pc].loc, "thread " + th_.name + " has too many events for the "
+                                              "explicit engine (lower --unroll)");
+    const Taint all = data | p.ctrl;
+    for (int r = 0; r < k; ++r)
+      if (all[r]) p.trace.dep.emplace_back(r, k);
+    p.trace.events.push_back(e);
+    return k;
+  }
+
+  void explore(Path p);
+  bool stepPure(Path& p, const Instr& in);  // false: path dropped
+  void stepRead(Path p, const Instr& in);
+};
+
+// Non-memory and write-only instructions: advance p in place.
+bool Interpreter::stepPure(Path& p, const Instr& in) {
+  switch (in.op) {
+    case Opcode::Label:
+    case Opcode::Nop: break;
+    case Opcode::Mov:
+      setReg(p, in.args[0], normalize(in.type, value(p, in.args[1])), taintOf(p, in.args[1]));
+      break;
+    case Opcode::Arith: {
+      const auto& a = in.args[1];
+      const Operand& b = in.args.size() > 2 ? in.args[2] : a;
+      setReg(p, in.args[0], normalize(in.type, applyArith(in.arith, in.type, value(p, a), value(p, b))),
+             taintOf(p, a) | taintOf(p, b));
+      break;
+    }
+    case Opcode::Setp:
+      setReg(p, in.args[0], compare(in.cmp, in.type, value(p, in.args[1]), value(p, in.args[2])),
+             taintOf(p, in.args[1]) | taintOf(p, in.args[2]));
+      break;
+    case Opcode::Selp: {
+      const bool c = value(p, in.args[3]) != 0;
+      setReg(p, in.args[0], value(p, in.args[c ? 1 : 2]),
+             taintOf(p, in.args[c ? 1 : 2]) | taintOf(p, in.args[3]));
+      break;
+    }
+    case Opcode::St: {
+      Event e = memEvent(p, in, EventKind::Write, in.args[0]);
+      e.value = normalize(in.type, value(p, in.args[1]));
+      emit(p, e, taintOf(p, in.args[1]));
+      break;
+    }
+    case Opcode::Fence:
+      emit(p, baseEvent(p, in, EventKind::Fence), {});
+      break;
+    case Opcode::FenceProxy: {
+      Event e = baseEvent(p, in, EventKind::ProxyFence);
+      e.proxyFence = in.proxyKind;
+      emit(p, e, {});
+      break;
+    }
+    case Opcode::Bra: {
+      bool taken = true;
+      if (in.cmp != litmus::CmpOp::None) {
+        taken = compare(in.cmp, in.type, value(p, in.args[0]), value(p, in.args[1]));
+        p.ctrl |= taintOf(p, in.args[0]) | taintOf(p, in.args[1]);
+      }
+      if (!taken) break;
+      const int target = info_.labels.at(in.target);
+      if (target <= p.pc && ++p.backJumps[p.pc] > unroll_) {
+        out_.bounded = true;
+        return false;
+      }
+      p.pc = target;
+      return true;
+    }
+    default: break;
+  }
+  ++p.pc;
+  return true;
+}
+
+void Interpreter::explore(Path p) {
+  while (p.pc < static_cast<int>(th_.code.size())) {
+    const Instr& in = th_.code[p.pc];
+    if (!in.guard.empty()) {
+      const int g = info_.regId.at(in.guard);
+      p.ctrl |= p.taint[g];
+      if ((p.regs[g] != 0) == in.guardNegated) {
+        ++p.pc;
+        continue;
+      }
+    }
+    if (in.op == Opcode::Ld || in.op == Opcode::Atom || in.op == Opcode::Red) {
+      stepRead(std::move(p), in);
+      return;
+    }
+    if (!stepPure(p, in)) return;
+  }
+  p.trace.regs = p.regs;
+  out_.traces.push_back(std::move(p.trace));
+}
+
+// A read (or RMW) forks the path once per value the location may hold.
+void Interpreter::stepRead(Path p, const Instr& in) {
+  const Operand& addr = in.op == Opcode::Red ? in.args[0] : in.args[1];
+  const int loc = prog_.vaLoc[prog_.vaOf(addr.name)];
+  for (int64_t v : domain_[loc]) {
+    Path q = p;
+    Event r = memEvent(q, in, EventKind::Read, addr);
+    r.value = v;
+    if (in.op == Opcode::Ld) {
+      const int k = emit(q, r, {});
+      Taint t;
+      t[k] = true;
+      setReg(q, in.args[0], normalize(in.type, v), t);
+    } else {
+      using litmus::Sem;
+      const Sem sem = in.sem;
+      r.atomic = true;
+      r.red = in.op == Opcode::Red;
+      // Acquire belongs to the read half, release to the write half; a red never acquires (§8.8).
+      r.sem = (!r.red && (sem == Sem::Acquire || sem == Sem::AcqRel)) ? Sem::Acquire : Sem::Relaxed;
+      const int rk = emit(q, r, {});
+      const Operand& b = in.op == Opcode::Red ? in.args[1] : in.args[2];
+      const bool hasC = in.atomOp == litmus::AtomOp::Cas;
+      const int64_t bv = value(q, b), cv = hasC ? value(q, in.args[3]) : 0;
+      Event w = memEvent(q, in, EventKind::Write, addr);
+      w.atomic = true;
+      w.sem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
+      w.value = normalize(in.type, applyAtom(in.atomOp, in.type, v, bv, cv));
+      Taint data = taintOf(q, b) | (hasC ? taintOf(q, in.args[3]) : Taint{});
+      if (in.atomOp != litmus::AtomOp::Exch) data[rk] = true;  // the new value depends on the old
+      const int wk = emit(q, w, data);
+      q.trace.rmw.emplace_back(rk, wk);
+      if (in.op == Opcode::Atom) {
+        Taint t;
+        t[rk] = true;
+        setReg(q, in.args[0], normalize(in.type, v), t);
+      }
+    }
+    ++q.pc;
+    explore(std::move(q));
+  }
+}
+
+}  // namespace
+
+TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, int unroll) {
+  return Interpreter(prog, thread, domain, unroll).run();
+}
+
+// Values reach a location only through chains of writes; in an execution without thin-air cycles
+// (§8.10.4) such a chain is no longer than the number of writes, so iterating that many rounds
+// reaches every value a consistent execution can read.
+Domain valueDomain(const Program& prog, int unroll) {
+  Domain dom(prog.locNames.size());
+  for (size_t l = 0; l < dom.size(); ++l) dom[l].insert(prog.locInit[l]);
+  size_t bound = 2;
+  for (const auto& th : prog.test->threads) bound += th.code.size() * (unroll + 1);
+  for (size_t round = 0; round < bound; ++round) {
+    Domain next = dom;
+    for (size_t t = 0; t < prog.threads.size(); ++t)
+      for (const auto& tr : enumerateTraces(prog, static_cast<int>(t), dom, unroll).traces)
+        for (const auto& e : tr.events)
+          if (e.kind == EventKind::Write) next[e.loc].insert(e.value);
+    if (next == dom) break;
+    dom = std::move(next);
+  }
+  return dom;
+}
+
+}  // namespace model
