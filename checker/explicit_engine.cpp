@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "model/bitrel.h"
 #include "model/ptx_model.h"
@@ -74,7 +75,7 @@ class Enumerator {
   bool forEachCombination(const std::function<bool(const Candidate&)>& f);
   bool forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f);
   bool forEachCo(const Candidate& c, const BitRel& rf, const Visit& f);
-  litmus::State finalState(const Candidate& c, const BitRel& co) const;
+  std::vector<litmus::State> finalStates(const Candidate& c, const BitRel& co) const;
   bool satisfiesTarget(const litmus::State& s) const;
   std::optional<Violation> explain();
 };
@@ -173,66 +174,93 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
   }
 }
 
-// Coherence is a total order per location with the initial write first; Fence-SC order is an
-// acyclic orientation of every morally strong pair of fence.sc (closed transitively).
+// Coherence order (§8.9.6) is a strict partial order per location with the initial write first.
+// Morally strong pairs must be ordered; other pairs (racing writes) may stay unordered (decision
+// in docs/model.md). Causality-related pairs are left to the Coherence axiom. Fence-SC order is an
+// acyclic orientation of every morally strong pair of fence.sc, closed transitively.
 bool Enumerator::forEachCo(const Candidate& c, const BitRel& rf, const Visit& f) {
   const int n = static_cast<int>(c.g.events.size());
-  std::vector<std::vector<int>> orders = c.writesByLoc;
-  for (auto& o : orders) std::sort(o.begin(), o.end());
-  std::function<bool(size_t, BitRel&)> perLoc = [&](size_t l, BitRel& co) -> bool {
-    if (l == orders.size()) {
-      const size_t k = c.scPairs.size();
-      for (uint64_t mask = 0; mask < (uint64_t{1} << k); ++mask) {
-        BitRel sc(n);
-        for (size_t i = 0; i < k; ++i) {
-          auto [a, b] = c.scPairs[i];
-          if (mask >> i & 1) std::swap(a, b);
-          sc.set(a, b);
-        }
-        sc = plus(sc);
-        if (!sc.irreflexive()) continue;
-        if (overTime()) return false;
-        if (!f(c, model::Choice<BitRel>{rf, co, sc})) return false;
+  struct Pair { int a, b; bool forced; };
+  std::vector<Pair> pairs;
+  for (const auto& ws : c.writesByLoc)
+    for (size_t i = 0; i < ws.size(); ++i)
+      for (size_t j = i + 1; j < ws.size(); ++j)
+        pairs.push_back({ws[i], ws[j], c.s.ms.get(ws[i], ws[j])});
+  BitRel base(n);
+  for (size_t l = 0; l < c.writesByLoc.size(); ++l)
+    for (int w : c.writesByLoc[l]) base.set(c.initOf[l], w);
+  auto visitSc = [&](const BitRel& co) {
+    const size_t k = c.scPairs.size();
+    for (uint64_t mask = 0; mask < (uint64_t{1} << k); ++mask) {
+      BitRel sc(n);
+      for (size_t i = 0; i < k; ++i) {
+        auto [a, b] = c.scPairs[i];
+        if (mask >> i & 1) std::swap(a, b);
+        sc.set(a, b);
       }
-      return true;
+      sc = plus(sc);
+      if (!sc.irreflexive()) continue;
+      if (overTime()) return false;
+      if (!f(c, model::Choice<BitRel>{rf, co, sc})) return false;
     }
-    auto& o = orders[l];
-    do {
-      BitRel next = co;
-      const int init = c.initOf[l];
-      for (size_t i = 0; i < o.size(); ++i) {
-        next.set(init, o[i]);
-        for (size_t j = i + 1; j < o.size(); ++j) next.set(o[i], o[j]);
-      }
-      // A same-thread pair in the wrong order breaks SC per location at once.
-      if ((next & inv(c.s.po_loc)).empty() && !perLoc(l + 1, next)) return false;
-    } while (std::next_permutation(o.begin(), o.end()));
     return true;
   };
-  BitRel co(n);
-  return perLoc(0, co);
+  std::function<bool(size_t, BitRel&)> assign = [&](size_t i, BitRel& co) -> bool {
+    if (i == pairs.size()) {
+      // Only transitive, acyclic assignments are orders.
+      const BitRel closed = plus(co);
+      if (!(closed == co) || !co.irreflexive()) return true;
+      return visitSc(co);
+    }
+    const auto [a, b, forced] = pairs[i];
+    // A same-thread pair against program order breaks SC per location at once.
+    const bool fwdOk = !c.s.po_loc.get(b, a), bwdOk = !c.s.po_loc.get(a, b);
+    if (fwdOk) {
+      co.set(a, b);
+      if (!assign(i + 1, co)) return false;
+      co.set(a, b, false);
+    }
+    if (bwdOk) {
+      co.set(b, a);
+      if (!assign(i + 1, co)) return false;
+      co.set(b, a, false);
+    }
+    return forced || assign(i + 1, co);
+  };
+  BitRel co = base;
+  return assign(0, co);
 }
 
-litmus::State Enumerator::finalState(const Candidate& c, const BitRel& co) const {
-  litmus::State s;
+// The final value of a location comes from a co-maximal write; with racing writes left unordered
+// there may be several, and each gives a final state.
+std::vector<litmus::State> Enumerator::finalStates(const Candidate& c, const BitRel& co) const {
+  std::vector<litmus::State> out(1);
   for (const auto& term : test_.observed) {
     if (term.kind == litmus::Term::Kind::Reg) {
       int t = 0;
       while (test_.threads[t].name != term.thread) ++t;
       const auto& info = prog_.threads[t];
       auto it = info.regId.find(term.name);
-      s.values.push_back(it == info.regId.end() ? 0 : c.traces[t]->regs[it->second]);
+      const int64_t v = it == info.regId.end() ? 0 : c.traces[t]->regs[it->second];
+      for (auto& s : out) s.values.push_back(v);
     } else if (term.kind == litmus::Term::Kind::Mem) {
       const int loc = prog_.vaLoc[prog_.vaOf(term.name)];
-      int last = c.initOf[loc];
+      std::set<int64_t> finals;
       for (int w : c.writesByLoc[loc])
-        if (co.get(last, w)) last = w;
-      s.values.push_back(c.g.events[last].value);
+        if (co.row(w).none()) finals.insert(c.g.events[w].value);
+      if (finals.empty()) finals.insert(c.g.events[c.initOf[loc]].value);
+      std::vector<litmus::State> next;
+      for (const auto& s : out)
+        for (int64_t v : finals) {
+          next.push_back(s);
+          next.back().values.push_back(v);
+        }
+      out = std::move(next);
     } else {
-      s.values.push_back(term.value);
+      for (auto& s : out) s.values.push_back(term.value);
     }
   }
-  return s;
+  return out;
 }
 
 }  // namespace
@@ -285,8 +313,11 @@ std::optional<Violation> Enumerator::explain() {
   forEachCombination([&](const Candidate& c) {
     return forEachRf(c, false, [&](const BitRel& rf) {
       return forEachCo(c, rf, [&](const Candidate& cc, const model::Choice<BitRel>& x) {
-        litmus::State st = finalState(cc, x.co);
-        if (!satisfiesTarget(st)) return true;
+        std::optional<litmus::State> target;
+        for (auto& st : finalStates(cc, x.co))
+          if (satisfiesTarget(st)) target = st;
+        if (!target) return true;
+        const litmus::State st = *target;
         ExplicitCheck chk;
         if (model::ptxModel(cc.s, x, chk)) return true;
         Violation v{Execution{cc.g, x.rf, x.co, x.sc, st}, *chk.failed, relationText(*chk.failed), {}};
@@ -326,10 +357,11 @@ Result Enumerator::run() {
         model::Derived<BitRel> d;
         if (!model::ptxModel(cc.s, x, chk, &d)) return true;
         recordRaces(cc, d.cause, races, test_);
-        litmus::State st = finalState(cc, x.co);
-        auto& slot = seen[st];
-        ++slot.first;
-        if (opt_.witnesses && !slot.second) slot.second = Execution{cc.g, x.rf, x.co, x.sc, st};
+        for (auto& st : finalStates(cc, x.co)) {
+          auto& slot = seen[st];
+          ++slot.first;
+          if (opt_.witnesses && !slot.second) slot.second = Execution{cc.g, x.rf, x.co, x.sc, st};
+        }
         return true;
       });
     });

@@ -29,6 +29,10 @@ Instr parseInstruction(std::string_view text, const SourceLoc& loc, Dialect dial
 // Sets quantifier and condition on `test`.
 void parseFinalCondition(std::string_view text, const SourceLoc& loc, Test& test);
 
+// One condition term: `P0:r0` (or `0:r0`, `P0:%r0`), a location `x` / `[x]`, or a number. Used
+// for YAML `observe` lists; thread indices are resolved against test.threads.
+Term parseTerm(std::string_view text, const SourceLoc& loc, const Test& test);
+
 // Semantic checks common to both front ends (unknown registers/locations/labels/threads, placement
 // consistency, defaults for observed terms). Called by parseYaml/parseHerd before returning.
 void validate(Test& test);

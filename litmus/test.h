@@ -71,6 +71,7 @@ struct Operand {
   Kind kind = Kind::None;
   std::string name;    // register (without '%') or location name for Addr
   int64_t imm = 0;     // value for Imm; byte offset for Addr (`[x+4]`)
+  bool negated = false;  // `!p`: the predicate operand of bar.red is used negated
   SourceLoc loc;
 };
 

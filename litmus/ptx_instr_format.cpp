@@ -1,0 +1,509 @@
+// The textual form of PTX: operation spellings both ways, cutting an instruction into words,
+// reading and printing operands and literals, and the instruction printer. Kept in one place so
+// that printing and reading cannot drift: formatInstr's output must read back to the same Instr.
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "litmus/ptx_format.h"
+
+namespace litmus {
+
+const char* toString(AtomOp op) {
+  switch (op) {
+    case AtomOp::None: return "none";
+    case AtomOp::And: return "and";
+    case AtomOp::Or: return "or";
+    case AtomOp::Xor: return "xor";
+    case AtomOp::Cas: return "cas";
+    case AtomOp::Exch: return "exch";
+    case AtomOp::Add: return "add";
+    case AtomOp::Sub: return "sub";
+    case AtomOp::Inc: return "inc";
+    case AtomOp::Dec: return "dec";
+    case AtomOp::Min: return "min";
+    case AtomOp::Max: return "max";
+  }
+  return "?";
+}
+
+const char* toString(ArithOp op) {
+  switch (op) {
+    case ArithOp::None: return "none";
+    case ArithOp::Add: return "add";
+    case ArithOp::Sub: return "sub";
+    case ArithOp::Mul: return "mul";
+    case ArithOp::Div: return "div";
+    case ArithOp::Rem: return "rem";
+    case ArithOp::And: return "and";
+    case ArithOp::Or: return "or";
+    case ArithOp::Xor: return "xor";
+    case ArithOp::Shl: return "shl";
+    case ArithOp::Shr: return "shr";
+    case ArithOp::Min: return "min";
+    case ArithOp::Max: return "max";
+    case ArithOp::Neg: return "neg";
+    case ArithOp::Not: return "not";
+  }
+  return "?";
+}
+
+const char* toString(CmpOp c) {
+  switch (c) {
+    case CmpOp::None: return "none";
+    case CmpOp::Eq: return "eq";
+    case CmpOp::Ne: return "ne";
+    case CmpOp::Lt: return "lt";
+    case CmpOp::Le: return "le";
+    case CmpOp::Gt: return "gt";
+    case CmpOp::Ge: return "ge";
+  }
+  return "?";
+}
+
+const char* toString(BarOp b) {
+  switch (b) {
+    case BarOp::None: return "none";
+    case BarOp::Sync: return "sync";
+    case BarOp::Arrive: return "arrive";
+    case BarOp::RedPopc: return "red.popc";
+    case BarOp::RedAnd: return "red.and";
+    case BarOp::RedOr: return "red.or";
+  }
+  return "?";
+}
+
+const char* toString(FenceProxyKind k) {
+  switch (k) {
+    case FenceProxyKind::None: return "none";
+    case FenceProxyKind::Alias: return "alias";
+    case FenceProxyKind::Texture: return "texture";
+    case FenceProxyKind::Surface: return "surface";
+    case FenceProxyKind::Constant: return "constant";
+    case FenceProxyKind::Async: return "async";
+    case FenceProxyKind::AsyncGlobal: return "async.global";
+    case FenceProxyKind::AsyncSharedCta: return "async.shared::cta";
+    case FenceProxyKind::AsyncSharedCluster: return "async.shared::cluster";
+  }
+  return "?";
+}
+
+// ---- spellings read back --------------------------------------------------------------------
+
+// Qualifiers are spelled as toString prints them (test.h, ptx_format.h), so they are looked up
+// through it; `first` skips the "none"/"generic" placeholders, which are not qualifiers.
+namespace {
+template <class E>
+std::optional<E> byName(std::string_view s, E first, E last) {
+  for (int i = static_cast<int>(first); i <= static_cast<int>(last); ++i)
+    if (s == toString(static_cast<E>(i))) return static_cast<E>(i);
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<Sem> semFromString(std::string_view s) { return byName(s, Sem::Weak, Sem::Volatile); }
+std::optional<Scope> scopeFromString(std::string_view s) {
+  return byName(s, Scope::Cta, Scope::Sys);
+}
+std::optional<Space> spaceFromString(std::string_view s) {
+  return byName(s, Space::Global, Space::Const);
+}
+std::optional<Type> typeFromString(std::string_view s) { return byName(s, Type::B8, Type::Pred); }
+std::optional<AtomOp> atomOpFromString(std::string_view s) {
+  return byName(s, AtomOp::And, AtomOp::Max);
+}
+std::optional<ArithOp> arithFromString(std::string_view s) {
+  return byName(s, ArithOp::Add, ArithOp::Not);
+}
+// The unsigned spellings compare alike here: the type of the setp orders the values.
+std::optional<CmpOp> cmpFromString(std::string_view s) {
+  if (s == "lo") return CmpOp::Lt;
+  if (s == "ls") return CmpOp::Le;
+  if (s == "hi") return CmpOp::Gt;
+  if (s == "hs") return CmpOp::Ge;
+  return byName(s, CmpOp::Eq, CmpOp::Ge);
+}
+// herd's compare-and-branch: beq, bne, blt, ble, bgt, bge
+std::optional<CmpOp> branchFromString(std::string_view s) {
+  if (s.size() < 3 || s[0] != 'b') return std::nullopt;
+  return byName(s.substr(1), CmpOp::Eq, CmpOp::Ge);
+}
+
+std::optional<FenceProxyKind> proxyKindFromString(std::string_view s) {
+  return byName(s, FenceProxyKind::Alias, FenceProxyKind::AsyncSharedCluster);
+}
+
+// Instructions we recognise but do not model yet. A pattern matches the leading dot-separated
+// parts of the mnemonic ("*" = any part, "x::*" = any part starting with "x::"); the message names
+// the matched parts. Supporting one later means deleting its line and adding a handler.
+namespace {
+struct Unsupported {
+  std::string_view parts[3];
+};
+constexpr Unsupported kUnsupported[] = {{{"st", "async"}},
+                                        {{"red", "async"}},
+                                        {{"cp", "*"}},
+                                        {{"mbarrier", "*"}},
+                                        {{"barrier", "cluster"}},
+                                        {{"mapa"}},
+                                        {{"getctarank"}},
+                                        {{"elect", "sync"}},
+                                        {{"bar", "warp", "sync"}},
+                                        {{"fence", "proxy", "tensormap::*"}},
+                                        {{"fence", "proxy", "async::*"}},
+                                        {{"fence", "mbarrier_init"}},
+                                        {{"fence", "*", "sync_restrict::*"}},
+                                        {{"fence", "sync_restrict::*"}},
+                                        {{"fence", "op_restrict::*"}}};
+
+bool partMatches(std::string_view pattern, std::string_view part) {
+  if (pattern == "*") return true;
+  if (pattern.size() > 1 && pattern.substr(pattern.size() - 1) == "*")
+    return part.substr(0, pattern.size() - 1) == pattern.substr(0, pattern.size() - 1);
+  return pattern == part;
+}
+}  // namespace
+
+std::optional<std::string> unsupportedInstruction(const std::vector<std::string_view>& parts) {
+  for (const Unsupported& u : kUnsupported) {
+    size_t n = 0;
+    while (n < 3 && !u.parts[n].empty()) ++n;
+    if (parts.size() < n) continue;
+    bool match = true;
+    for (size_t i = 0; i < n && match; ++i) match = partMatches(u.parts[i], parts[i]);
+    if (!match) continue;
+    std::string shown(parts[0]);
+    for (size_t i = 1; i < n; ++i) shown.append(".").append(parts[i]);
+    return shown;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// IEEE binary16 from binary32, rounding to nearest even (the PTX default .rn).
+uint16_t floatToHalf(float f) {
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
+  int exp = static_cast<int>((x >> 23) & 0xffu);
+  if (exp == 255) return static_cast<uint16_t>(sign | 0x7c00u | (mant ? 0x200u : 0));
+  int e = exp - 127 + 15;
+  if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+  uint32_t half, rem, mid;
+  if (e <= 0) {  // subnormal or zero
+    if (e < -10) return static_cast<uint16_t>(sign);
+    mant |= 0x800000u;
+    int shift = 14 - e;
+    half = mant >> shift;
+    rem = mant & ((1u << shift) - 1);
+    mid = 1u << (shift - 1);
+  } else {
+    half = (static_cast<uint32_t>(e) << 10) | (mant >> 13);
+    rem = mant & 0x1fffu;
+    mid = 0x1000u;
+  }
+  if (rem > mid || (rem == mid && (half & 1))) ++half;  // a carry correctly bumps the exponent
+  return static_cast<uint16_t>(sign | half);
+}
+
+double halfToDouble(uint16_t h) {
+  int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  double v = exp == 0    ? std::ldexp(mant, -24)
+             : exp == 31 ? (mant ? NAN : INFINITY)
+                         : std::ldexp(1024 + mant, exp - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+uint16_t floatToBf16(float f) {
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  if (std::isnan(f)) return static_cast<uint16_t>((x >> 16) | 0x40u);
+  return static_cast<uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+std::optional<uint64_t> hexBits(std::string_view s) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+namespace lex {
+
+std::optional<int64_t> encodeFloat(std::string_view s, Type type) {
+  bool negative = !s.empty() && s[0] == '-';
+  std::string_view body = negative ? s.substr(1) : s;
+  double v = 0;
+  bool hexF = body.size() == 10 && (body.substr(0, 2) == "0f" || body.substr(0, 2) == "0F");
+  bool hexD = body.size() == 18 && (body.substr(0, 2) == "0d" || body.substr(0, 2) == "0D");
+  if (hexF || hexD) {
+    std::optional<uint64_t> bits = hexBits(body.substr(2));
+    if (!bits) return std::nullopt;
+    // exact bit patterns of the literal's own type are kept as written (NaN payloads included)
+    if (hexF && type == Type::F32 && !negative) return static_cast<int64_t>(*bits);
+    if (hexD && type == Type::F64 && !negative) return static_cast<int64_t>(*bits);
+    v = hexF ? std::bit_cast<float>(static_cast<uint32_t>(*bits)) : std::bit_cast<double>(*bits);
+    if (negative) v = -v;
+  } else {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  }
+  switch (type) {
+    case Type::F32: return std::bit_cast<uint32_t>(static_cast<float>(v));
+    case Type::F64: return std::bit_cast<int64_t>(v);
+    case Type::F16: return floatToHalf(static_cast<float>(v));
+    case Type::BF16: return floatToBf16(static_cast<float>(v));
+    default: return std::nullopt;
+  }
+}
+
+std::string formatFloat(int64_t bits, Type type) {
+  char buf[40];
+  if (type == Type::F32) {
+    std::snprintf(buf, sizeof buf, "0f%08X", static_cast<unsigned>(bits & 0xffffffffu));
+    return buf;
+  }
+  if (type == Type::F64) {
+    std::snprintf(buf, sizeof buf, "0d%016llX", static_cast<unsigned long long>(bits));
+    return buf;
+  }
+  if (type != Type::F16 && type != Type::BF16) return std::to_string(bits);
+  uint16_t h = static_cast<uint16_t>(bits);
+  double v =
+      type == Type::F16 ? halfToDouble(h) : std::bit_cast<float>(static_cast<uint32_t>(h) << 16);
+  // Every finite half value is exact in a double, so its shortest decimal form reads back to
+  // the same bits; infinities and NaNs go through the f32 hex form.
+  if (!std::isfinite(v))
+    return formatFloat(std::bit_cast<uint32_t>(static_cast<float>(v)), Type::F32);
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
+namespace {
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+}  // namespace
+
+InstrPieces splitInstruction(std::string_view text, const SourceLoc& loc) {
+  auto fail = [&](size_t off, const std::string& msg) {
+    throw Error({loc.file, loc.line, loc.col ? loc.col + static_cast<int>(off) : 0}, msg);
+  };
+  size_t b = 0, e = text.size();
+  while (b < e && isSpace(text[b])) ++b;
+  while (e > b && isSpace(text[e - 1])) --e;
+  if (e > b && text[e - 1] == ';') --e;
+  while (e > b && isSpace(text[e - 1])) --e;
+  InstrPieces out;
+  out.text = text.substr(b, e - b);
+  out.off = static_cast<int>(b);
+  if (b == e) fail(b, "empty instruction");
+  if (text[e - 1] == ':' && isIdentifier(trim(text.substr(b, e - b - 1)))) {
+    out.label = true;
+    out.labelName = trim(text.substr(b, e - b - 1));
+    return out;
+  }
+  size_t pos = b;
+  if (text[pos] == '@') {
+    size_t g = pos + 1;
+    while (g < e && !isSpace(text[g])) ++g;
+    std::string_view guard = text.substr(pos + 1, g - pos - 1);
+    out.guardNegated = !guard.empty() && guard[0] == '!';
+    if (out.guardNegated) guard.remove_prefix(1);
+    if (!guard.empty() && guard[0] == '%') guard.remove_prefix(1);
+    if (!isIdentifier(guard)) fail(pos, "malformed guard; expected @p or @!p");
+    out.guard = guard;
+    for (pos = g; pos < e && isSpace(text[pos]);) ++pos;
+    if (pos == e) fail(b, "guard without an instruction");
+  }
+  size_t m = pos;
+  while (m < e && !isSpace(text[m])) ++m;
+  for (size_t s = pos; s <= m;) {
+    size_t dot = std::min(text.find('.', s), m);
+    if (dot == s) fail(s, "empty qualifier in '" + std::string(text.substr(pos, m - pos)) + "'");
+    out.parts.push_back({text.substr(s, dot - s), static_cast<int>(s)});
+    s = dot + 1;
+  }
+  if (trim(text.substr(m, e - m)).empty()) return out;
+  int depth = 0;  // commas inside [..] and {..} do not separate operands
+  for (size_t i = m, start = m; i <= e; ++i) {
+    char c = i < e ? text[i] : ',';
+    if (c == '[' || c == '{') ++depth;
+    if (c == ']' || c == '}') --depth;
+    if (c != ',' || (depth > 0 && i < e)) continue;
+    std::string_view raw = text.substr(start, i - start), t = trim(raw);
+    size_t off = start + (t.empty() ? 0 : raw.find(t[0]));
+    if (t.empty()) fail(off, "missing operand");
+    out.operands.push_back({t, static_cast<int>(off)});
+    start = i + 1;
+  }
+  return out;
+}
+
+std::optional<Operand> readRegister(std::string_view s, const SourceLoc& loc, bool allowNegation) {
+  Operand o;
+  o.kind = Operand::Kind::Reg;
+  o.loc = loc;
+  if (allowNegation && !s.empty() && s[0] == '!') {
+    o.negated = true;
+    s.remove_prefix(1);
+  }
+  if (!s.empty() && s[0] == '%') s.remove_prefix(1);
+  if (!isIdentifier(s)) return std::nullopt;
+  o.name = std::string(s);
+  return o;
+}
+
+Operand readAddress(std::string_view s, const SourceLoc& loc) {
+  const std::string bad = "malformed address '" + std::string(s) + "'; expected [x] or [x+4]";
+  if (s.size() < 2 || s.front() != '[' || s.back() != ']') throw Error(loc, bad);
+  std::string_view inner = trim(s.substr(1, s.size() - 2));
+  size_t sign = inner.find_first_of("+-");
+  std::string_view base = trim(inner.substr(0, sign));
+  if (!base.empty() && base[0] == '%')
+    throw Error(loc,
+                "register addresses are not supported; an address names a location, as in [x]");
+  if (!isIdentifier(base)) throw Error(loc, bad);
+  Operand o;
+  o.kind = Operand::Kind::Addr;
+  o.name = std::string(base);
+  o.loc = loc;
+  if (sign != std::string_view::npos) {
+    std::string_view digits = trim(inner.substr(sign + 1));
+    if (digits.empty() || digits[0] == '-' || digits[0] == '+') throw Error(loc, bad);
+    std::optional<int64_t> v = parseInteger(std::string(1, inner[sign]).append(digits));
+    if (!v) throw Error(loc, bad);
+    o.imm = *v;
+  }
+  return o;
+}
+
+namespace {
+bool fitsType(int64_t v, Type t) {
+  int bits = typeBits(t);
+  if (t == Type::Pred) return v == 0 || v == 1;
+  if (bits == 0 || bits >= 64) return true;
+  // Both the signed and the unsigned reading of the bits are accepted, as ptxas does.
+  return v >= -(int64_t(1) << (bits - 1)) && v <= (int64_t(1) << bits) - 1;
+}
+}  // namespace
+
+Operand readImmediate(std::string_view s, const SourceLoc& loc, Type type) {
+  std::string lit(s);
+  Operand o;
+  o.kind = Operand::Kind::Imm;
+  o.loc = loc;
+  if (isFloatType(type)) {
+    std::optional<int64_t> bits = encodeFloat(lit, type);
+    if (!bits)
+      throw Error(loc, "malformed ." + std::string(toString(type)) + " literal '" + lit + "'");
+    o.imm = *bits;
+    return o;
+  }
+  std::optional<int64_t> v = parseInteger(lit);
+  if (!v && isIntegerSyntax(lit)) throw Error(loc, "value " + lit + " out of range for 64 bits");
+  if (!v) throw Error(loc, "malformed integer '" + lit + "'");
+  if (!fitsType(*v, type))
+    throw Error(loc, "value " + lit + " out of range for ." + std::string(toString(type)));
+  o.imm = *v;
+  return o;
+}
+
+}  // namespace lex
+
+// ---- printer ---------------------------------------------------------------------------------
+
+std::string formatOperand(const Operand& o, Type type) {
+  switch (o.kind) {
+    case Operand::Kind::Reg: return (o.negated ? "!%" : "%") + o.name;
+    case Operand::Kind::Imm:
+      return isFloatType(type) ? lex::formatFloat(o.imm, type) : std::to_string(o.imm);
+    case Operand::Kind::Addr:
+      if (o.imm == 0) return "[" + o.name + "]";
+      return "[" + o.name + (o.imm > 0 ? "+" : "") + std::to_string(o.imm) + "]";
+    case Operand::Kind::None: return o.name;
+  }
+  return "?";
+}
+
+namespace {
+
+std::string dot(const char* s) { return std::string(".") + s; }
+
+// Memory order and scope of ld/st as written: defaulted weak prints nothing.
+std::string accessOrder(const Instr& in) {
+  switch (in.sem) {
+    case Sem::Weak: return in.semExplicit ? ".weak" : "";
+    case Sem::Volatile: return ".volatile";
+    case Sem::Mmio: return ".mmio.relaxed.sys";
+    default: return dot(toString(in.sem)) + dot(toString(in.scope));
+  }
+}
+
+std::string accessMnemonic(const Instr& in) {
+  bool load = in.op == Opcode::Ld;
+  std::string base = load ? "ld" : "st";
+  // herd's proxy pseudo-instructions, unless the PTX spelling (ld.global.nc, ld.const) says it
+  if (in.proxy == Proxy::Surface) base = load ? "suld" : "sust";
+  if (in.proxy == Proxy::Texture && in.space != Space::Global) base = "tld";
+  if (in.proxy == Proxy::Constant && in.space != Space::Const) base = "cold";
+  std::string out = base + accessOrder(in);
+  if (in.space != Space::Generic) out += dot(toString(in.space));
+  if (load && in.proxy == Proxy::Texture && in.space == Space::Global) out += ".nc";
+  return out;
+}
+
+std::string rmwMnemonic(const Instr& in) {
+  std::string out = in.op == Opcode::Atom ? "atom" : "red";
+  if (in.semExplicit || in.sem != Sem::Relaxed) out += dot(toString(in.sem));
+  if (in.scopeExplicit || in.scope != Scope::Gpu) out += dot(toString(in.scope));
+  if (in.space != Space::Generic) out += dot(toString(in.space));
+  out += dot(toString(in.atomOp));
+  bool half = in.type == Type::F16 || in.type == Type::F16x2 || in.type == Type::BF16 ||
+              in.type == Type::BF16x2;
+  if (in.atomOp == AtomOp::Add && half) out += ".noftz";
+  return out;
+}
+
+std::string mnemonic(const Instr& in) {
+  switch (in.op) {
+    case Opcode::Ld:
+    case Opcode::St: return accessMnemonic(in);
+    case Opcode::Atom:
+    case Opcode::Red: return rmwMnemonic(in);
+    case Opcode::Fence:
+      return "fence" + (in.semExplicit || in.sem != Sem::AcqRel ? dot(toString(in.sem)) : "") +
+             dot(toString(in.scope));
+    case Opcode::FenceProxy: return "fence.proxy" + dot(toString(in.proxyKind));
+    case Opcode::Bar:
+      // bar.red carries its type in the operation name (red.popc.u32, red.and.pred)
+      return std::string("bar") + (in.scopeExplicit ? ".cta" : "") + dot(toString(in.barOp));
+    case Opcode::Mov: return "mov";
+    case Opcode::Arith: return toString(in.arith);
+    case Opcode::Setp: return "setp" + dot(toString(in.cmp));
+    case Opcode::Selp: return "selp";
+    case Opcode::Bra:
+      return in.cmp == CmpOp::None ? "bra" : std::string("b").append(toString(in.cmp));
+    case Opcode::Label:
+    case Opcode::Nop: break;
+  }
+  return "nop";
+}
+
+}  // namespace
+
+std::string formatInstr(const Instr& in) {
+  if (in.op == Opcode::Label) return in.target + ":";
+  std::string out;
+  if (!in.guard.empty()) out += (in.guardNegated ? "@!%" : "@%") + in.guard + " ";
+  out += mnemonic(in);
+  if (in.type != Type::None) out += dot(toString(in.type));
+  Type immType = in.op == Opcode::Bar ? Type::None : in.type;
+  std::string ops;
+  for (const Operand& a : in.args) ops += (ops.empty() ? "" : ", ") + formatOperand(a, immType);
+  if (in.op == Opcode::Bra) ops += (ops.empty() ? "" : ", ") + in.target;
+  return ops.empty() ? out : out + " " + ops;
+}
+
+}  // namespace litmus

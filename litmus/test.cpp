@@ -1,0 +1,304 @@
+// Vocabulary helpers for Test: error formatting, enum spellings, condition printing, and the
+// lexical helpers (ptx_format.h) that every front end uses to read names and integers.
+#include "litmus/test.h"
+
+#include <charconv>
+#include <set>
+#include <tuple>
+
+#include "litmus/ptx_format.h"
+
+namespace litmus {
+
+namespace {
+
+std::string formatWhat(const SourceLoc& loc, const std::string& message) {
+  std::string where = loc.file.empty() ? "<input>" : loc.file;
+  // Unknown positions are left out rather than printed as 0 so that editors do not jump to a
+  // line that does not exist.
+  if (loc.line > 0) {
+    where.append(":").append(std::to_string(loc.line));
+    if (loc.col > 0) where.append(":").append(std::to_string(loc.col));
+  }
+  return where + ": error: " + message;
+}
+
+}  // namespace
+
+Error::Error(SourceLoc loc, const std::string& message)
+    : std::runtime_error(formatWhat(loc, message)), loc_(std::move(loc)), message_(message) {}
+
+const char* toString(Sem s) {
+  switch (s) {
+    case Sem::Weak: return "weak";
+    case Sem::Relaxed: return "relaxed";
+    case Sem::Acquire: return "acquire";
+    case Sem::Release: return "release";
+    case Sem::AcqRel: return "acq_rel";
+    case Sem::Sc: return "sc";
+    case Sem::Volatile: return "volatile";
+    case Sem::Mmio: return "mmio";
+  }
+  return "?";
+}
+
+const char* toString(Scope s) {
+  switch (s) {
+    case Scope::None: return "none";
+    case Scope::Cta: return "cta";
+    case Scope::Cluster: return "cluster";
+    case Scope::Gpu: return "gpu";
+    case Scope::Sys: return "sys";
+  }
+  return "?";
+}
+
+const char* toString(Space s) {
+  switch (s) {
+    case Space::Generic: return "generic";
+    case Space::Global: return "global";
+    case Space::Shared: return "shared";
+    case Space::SharedCta: return "shared::cta";
+    case Space::SharedCluster: return "shared::cluster";
+    case Space::Local: return "local";
+    case Space::Const: return "const";
+  }
+  return "?";
+}
+
+const char* toString(Proxy p) {
+  switch (p) {
+    case Proxy::Generic: return "generic";
+    case Proxy::Texture: return "texture";
+    case Proxy::Surface: return "surface";
+    case Proxy::Constant: return "constant";
+    case Proxy::Async: return "async";
+    case Proxy::Tensormap: return "tensormap";
+  }
+  return "?";
+}
+
+const char* toString(Type t) {
+  switch (t) {
+    case Type::None: return "none";
+    case Type::B8: return "b8";
+    case Type::B16: return "b16";
+    case Type::B32: return "b32";
+    case Type::B64: return "b64";
+    case Type::B128: return "b128";
+    case Type::U8: return "u8";
+    case Type::U16: return "u16";
+    case Type::U32: return "u32";
+    case Type::U64: return "u64";
+    case Type::S8: return "s8";
+    case Type::S16: return "s16";
+    case Type::S32: return "s32";
+    case Type::S64: return "s64";
+    case Type::F16: return "f16";
+    case Type::F16x2: return "f16x2";
+    case Type::BF16: return "bf16";
+    case Type::BF16x2: return "bf16x2";
+    case Type::F32: return "f32";
+    case Type::F64: return "f64";
+    case Type::Pred: return "pred";
+  }
+  return "?";
+}
+
+const char* toString(Expect e) {
+  switch (e) {
+    case Expect::None: return "none";
+    case Expect::Reachable: return "reachable";
+    case Expect::Unreachable: return "unreachable";
+    case Expect::Always: return "always";
+    case Expect::NotAlways: return "not-always";
+  }
+  return "?";
+}
+
+const char* toString(Quantifier q) {
+  switch (q) {
+    case Quantifier::Exists: return "exists";
+    case Quantifier::NotExists: return "~exists";
+    case Quantifier::Forall: return "forall";
+  }
+  return "?";
+}
+
+std::optional<Expect> parseExpect(const std::string& s) {
+  for (Expect e : {Expect::Reachable, Expect::Unreachable, Expect::Always, Expect::NotAlways})
+    if (s == toString(e)) return e;
+  return std::nullopt;
+}
+
+int typeBits(Type t) {
+  switch (t) {
+    case Type::None: return 0;
+    case Type::Pred: return 1;
+    case Type::B8:
+    case Type::U8:
+    case Type::S8: return 8;
+    case Type::B16:
+    case Type::U16:
+    case Type::S16:
+    case Type::F16:
+    case Type::BF16: return 16;
+    case Type::B32:
+    case Type::U32:
+    case Type::S32:
+    case Type::F32:
+    case Type::F16x2:
+    case Type::BF16x2: return 32;
+    case Type::B64:
+    case Type::U64:
+    case Type::S64:
+    case Type::F64: return 64;
+    case Type::B128: return 128;
+  }
+  return 0;
+}
+
+bool isSignedType(Type t) {
+  return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
+}
+
+bool isFloatType(Type t) {
+  return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2 ||
+         t == Type::F32 || t == Type::F64;
+}
+
+// ---- conditions ----------------------------------------------------------------------------
+
+std::string formatTerm(const Term& t) {
+  switch (t.kind) {
+    case Term::Kind::Reg: return t.thread + ":" + t.name;
+    case Term::Kind::Mem: return t.name;
+    case Term::Kind::Const: return std::to_string(t.value);
+  }
+  return "?";
+}
+
+namespace {
+
+const char* cmpText(CmpOp c) {
+  switch (c) {
+    case CmpOp::Eq: return "==";
+    case CmpOp::Ne: return "!=";
+    case CmpOp::Lt: return "<";
+    case CmpOp::Le: return "<=";
+    case CmpOp::Gt: return ">";
+    case CmpOp::Ge: return ">=";
+    case CmpOp::None: break;
+  }
+  return "==";
+}
+
+// Every nested And/Or/Not is parenthesised so that the text reads back to the same tree shape,
+// whatever the reader's precedence rules.
+std::string formatInner(const Cond& c) {
+  auto nested = [](const Cond& k) {
+    bool compound = k.kind == Cond::Kind::And || k.kind == Cond::Kind::Or;
+    return compound ? std::string("(").append(formatInner(k)).append(")") : formatInner(k);
+  };
+  switch (c.kind) {
+    case Cond::Kind::True: return "true";
+    case Cond::Kind::False: return "false";
+    case Cond::Kind::Cmp: return formatTerm(c.lhs) + " " + cmpText(c.cmp) + " " + formatTerm(c.rhs);
+    case Cond::Kind::Not: return c.kids.empty() ? "~true" : "~(" + formatInner(c.kids[0]) + ")";
+    case Cond::Kind::And:
+    case Cond::Kind::Or: {
+      std::string out;
+      for (size_t i = 0; i < c.kids.size(); ++i) {
+        if (i) out += c.kind == Cond::Kind::And ? " /\\ " : " \\/ ";
+        out += nested(c.kids[i]);
+      }
+      return out;
+    }
+  }
+  return "?";
+}
+
+void collectTerms(const Cond& c, std::vector<Term>& out,
+                  std::set<std::tuple<int, std::string, std::string>>& seen) {
+  if (c.kind == Cond::Kind::Cmp) {
+    for (const Term* t : {&c.lhs, &c.rhs}) {
+      if (t->kind == Term::Kind::Const) continue;
+      if (seen.insert({static_cast<int>(t->kind), t->thread, t->name}).second) out.push_back(*t);
+    }
+  }
+  for (const Cond& k : c.kids) collectTerms(k, out, seen);
+}
+
+}  // namespace
+
+std::string formatCondition(const Cond& c) {
+  return std::string("(").append(formatInner(c)).append(")");
+}
+
+std::vector<Term> conditionTerms(const Cond& c) {
+  std::vector<Term> out;
+  std::set<std::tuple<int, std::string, std::string>> seen;
+  collectTerms(c, out, seen);
+  return out;
+}
+
+// ---- lexical helpers -----------------------------------------------------------------------
+
+namespace lex {
+
+std::string_view trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+static bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(isAlpha(c) || isDigit(c) || c == '_' || c == '$')) return false;
+  return true;
+}
+
+bool looksNumeric(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  return !s.empty() && isDigit(s[0]);
+}
+
+bool isIntegerSyntax(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  if (hex) s.remove_prefix(2);
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!(isDigit(c) || (hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))))) return false;
+  return true;
+}
+
+std::optional<int64_t> parseInteger(std::string_view s) {
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.empty()) return std::nullopt;
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  if (negative) {
+    if (v > (uint64_t(1) << 63)) return std::nullopt;
+    return static_cast<int64_t>(uint64_t(0) - v);
+  }
+  return static_cast<int64_t>(v);
+}
+
+}  // namespace lex
+}  // namespace litmus

@@ -1,0 +1,438 @@
+// The YAML test format (docs/format.md): reading with yaml-cpp, keeping every node's position so
+// that errors and instructions point into the user's file, and writing it back (toYaml).
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
+
+#include "litmus/parse.h"
+#include "litmus/ptx_format.h"
+
+namespace litmus {
+namespace {
+
+using lex::trim;
+
+bool validTestName(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '+' ||
+           c == '-';
+  });
+}
+
+// Text of a scalar laid out so that counting lines and columns from `loc` lands on the real
+// position in the file: block literals get their indentation back, quoted scalars start after
+// the quote. Folded and multi-line flow scalars are joined by YAML, so only their first line is
+// exact.
+struct Placed {
+  std::string text;
+  SourceLoc loc;
+};
+
+class YamlParser {
+ public:
+  YamlParser(const std::string& text, const std::string& file) : source_(text) {
+    test_.file = file;
+    size_t start = 0;
+    for (size_t i = 0; i <= text.size(); ++i)
+      if (i == text.size() || text[i] == '\n') {
+        lines_.push_back(std::string_view(source_).substr(start, i - start));
+        start = i + 1;
+      }
+  }
+  Test parse();
+
+ private:
+  SourceLoc at(const YAML::Node& n) const {
+    return {test_.file, n.Mark().line + 1, n.Mark().column + 1};
+  }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& msg) const {
+    throw Error(at(n), msg);
+  }
+  std::string scalar(const YAML::Node& n, const std::string& what) const;
+  int64_t integer(const YAML::Node& n, const std::string& what) const;
+  int placement(const YAML::Node& n, const std::string& what) const;
+  Placed placed(const YAML::Node& n) const;
+
+  void parseLocations(const YAML::Node& map);
+  void parseLocation(const YAML::Node& key, const YAML::Node& value);
+  void parseThreads(const YAML::Node& map);
+  void parseThread(const YAML::Node& key, const YAML::Node& value, std::vector<bool>& ctaGiven,
+                   std::vector<bool>& clusterGiven);
+  void parseCode(const YAML::Node& code, Thread& t) const;
+  void parseCodeLine(std::string_view line, SourceLoc loc, Thread& t) const;
+  void parseObserve(const YAML::Node& list);
+
+  std::string source_;
+  std::vector<std::string_view> lines_;
+  Test test_;
+};
+
+std::string YamlParser::scalar(const YAML::Node& n, const std::string& what) const {
+  if (!n.IsScalar()) fail(n, what + " must be a single value");
+  return n.Scalar();
+}
+
+int64_t YamlParser::integer(const YAML::Node& n, const std::string& what) const {
+  std::string s = scalar(n, what);
+  std::optional<int64_t> v = lex::parseInteger(s);
+  if (v) return *v;
+  if (lex::isIntegerSyntax(s)) fail(n, "value " + s + " out of range for 64 bits");
+  fail(n, what + " must be an integer, not '" + s + "'");
+}
+
+int YamlParser::placement(const YAML::Node& n, const std::string& what) const {
+  int64_t v = integer(n, what);
+  if (v < 0 || v > 1000000) fail(n, what + " must be between 0 and 1000000");
+  return static_cast<int>(v);
+}
+
+Placed YamlParser::placed(const YAML::Node& n) const {
+  SourceLoc loc = at(n);
+  size_t line = n.Mark().line, col = n.Mark().column;
+  char first = line < lines_.size() && col < lines_[line].size() ? lines_[line][col] : ' ';
+  if (first == '"' || first == '\'') ++loc.col;
+  if (first != '|') return {n.Scalar(), loc};
+  // A literal block starts on the next line; its indentation is that of its first non-blank line.
+  size_t indent = 0;
+  for (size_t l = line + 1; l < lines_.size(); ++l) {
+    size_t first = lines_[l].find_first_not_of(' ');
+    if (first != std::string_view::npos && lines_[l][first] != '\r') {
+      indent = first;
+      break;
+    }
+  }
+  std::string text, pad(indent, ' ');
+  std::istringstream in(n.Scalar());
+  for (std::string l; std::getline(in, l);) text += pad + l + "\n";
+  return {text, {test_.file, static_cast<int>(line) + 2, 1}};
+}
+
+Test YamlParser::parse() {
+  YAML::Node root;
+  try {
+    root = YAML::Load(source_);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp 0.7 gives this one the message "bad file"
+    throw Error({test_.file, e.mark.line + 1, e.mark.column + 1},
+                "invalid YAML: nested too deeply");
+  } catch (const YAML::Exception& e) {
+    throw Error({test_.file, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+  }
+  if (!root.IsMap())
+    throw Error({test_.file, 1, 1}, "expected a YAML mapping with name, threads and condition");
+  static const std::set<std::string> kKeys = {"name",      "description", "locations", "threads",
+                                              "condition", "observe",     "expect",    "reason"};
+  std::set<std::string> seen;
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    std::string key = scalar(it->first, "a key");
+    if (!kKeys.count(key)) fail(it->first, "unknown key '" + key + "'");
+    if (!seen.insert(key).second) fail(it->first, "duplicate key '" + key + "'");
+  }
+  for (const char* required : {"name", "threads", "condition"})
+    if (!seen.count(required))
+      throw Error({test_.file, 1, 1}, std::string("missing '") + required + "'");
+  test_.name = scalar(root["name"], "name");
+  if (!validTestName(test_.name))
+    fail(root["name"],
+         "invalid test name '" + test_.name + "' (use letters, digits, '_', '.', '+' and '-')");
+  if (root["description"]) test_.description = scalar(root["description"], "description");
+  if (root["locations"]) parseLocations(root["locations"]);
+  parseThreads(root["threads"]);
+  const YAML::Node cond = root["condition"];
+  if (!cond.IsScalar()) fail(cond, "condition must be a single value");
+  Placed c = placed(cond);
+  parseFinalCondition(c.text, c.loc, test_);
+  if (root["observe"]) parseObserve(root["observe"]);
+  if (root["expect"]) {
+    std::string e = scalar(root["expect"], "expect");
+    std::optional<Expect> v = parseExpect(e);
+    if (!v)
+      fail(root["expect"], "invalid expect value '" + e +
+                               "' (expected reachable, unreachable, always or not-always)");
+    test_.expect = *v;
+  }
+  if (root["reason"]) test_.reason = scalar(root["reason"], "reason");
+  validate(test_);
+  return std::move(test_);
+}
+
+void YamlParser::parseLocations(const YAML::Node& map) {
+  if (map.IsNull()) return;
+  if (!map.IsMap()) fail(map, "locations must be a mapping from names to initial values");
+  for (auto it = map.begin(); it != map.end(); ++it) parseLocation(it->first, it->second);
+}
+
+void YamlParser::parseLocation(const YAML::Node& key, const YAML::Node& value) {
+  Location l;
+  l.name = scalar(key, "a location name");
+  l.loc = at(key);
+  if (!lex::isIdentifier(l.name)) fail(key, "invalid location name '" + l.name + "'");
+  if (!value.IsMap()) {
+    l.init = integer(value, "the initial value of '" + l.name + "'");
+    test_.locations.push_back(l);
+    return;
+  }
+  std::set<std::string> seen;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    std::string k = scalar(it->first, "a key");
+    const YAML::Node v = it->second;
+    if (!seen.insert(k).second) fail(it->first, "duplicate key '" + k + "'");
+    if (k == "init") {
+      l.init = integer(v, "init");
+    } else if (k == "space") {
+      std::string s = scalar(v, "space");
+      if (s == "global")
+        l.space = Space::Global;
+      else if (s == "shared")
+        l.space = Space::Shared;
+      else if (s == "shared::cta")
+        l.space = Space::SharedCta;
+      else
+        fail(v, "unknown space '" + s + "' (expected global, shared or shared::cta)");
+    } else if (k == "alias-of") {
+      l.aliasOf = scalar(v, "alias-of");
+    } else if (k == "proxy") {
+      std::string p = scalar(v, "proxy");
+      if (p == "generic")
+        l.aliasProxy = Proxy::Generic;
+      else if (p == "texture")
+        l.aliasProxy = Proxy::Texture;
+      else if (p == "surface")
+        l.aliasProxy = Proxy::Surface;
+      else if (p == "constant")
+        l.aliasProxy = Proxy::Constant;
+      else
+        fail(v, "unknown proxy '" + p + "' (expected generic, texture, surface or constant)");
+    } else {
+      fail(it->first, "unknown key '" + k + "' in location '" + l.name + "'");
+    }
+  }
+  // an alias shares the memory of its target, so it has no value or space of its own
+  if (!l.aliasOf.empty() && (seen.count("init") || seen.count("space")))
+    fail(key, "alias '" + l.name + "' takes its init and space from '" + l.aliasOf + "'");
+  if (l.aliasOf.empty() && seen.count("proxy"))
+    fail(key, "'proxy' is only for aliases; add 'alias-of' to '" + l.name + "'");
+  test_.locations.push_back(l);
+}
+
+void YamlParser::parseThreads(const YAML::Node& map) {
+  if (map.IsNull() || (map.IsMap() && map.size() == 0)) fail(map, "test has no threads");
+  if (!map.IsMap()) fail(map, "threads must be a mapping from thread names to threads");
+  std::vector<bool> ctaGiven, clusterGiven, idle;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    const YAML::Node thread = it->second;
+    const YAML::Node code = thread.IsMap() ? thread["code"] : YAML::Node();
+    idle.push_back(code && code.IsScalar() && code.Scalar().empty());
+    parseThread(it->first, it->second, ctaGiven, clusterGiven);
+  }
+  // Threads without a CTA each get one of their own, numbered after every CTA written.
+  int fresh = 0;
+  for (const Thread& t : test_.threads) fresh = std::max(fresh, t.cta + 1);
+  for (size_t i = 0; i < test_.threads.size(); ++i) {
+    Thread& t = test_.threads[i];
+    // herd tests leave columns empty, so an idle thread is written `code: ""`; a thread whose
+    // code is missing or holds no instruction is taken for a mistake
+    if (!idle[i] && std::all_of(t.code.begin(), t.code.end(),
+                                [](const Instr& in) { return in.op == Opcode::Label; }))
+      throw Error(t.loc, "thread " + t.name + " has no instructions");
+    if (!ctaGiven[i]) t.cta = fresh++;
+    if (!clusterGiven[i]) t.cluster = t.cta;
+  }
+}
+
+void YamlParser::parseThread(const YAML::Node& key, const YAML::Node& value,
+                             std::vector<bool>& ctaGiven, std::vector<bool>& clusterGiven) {
+  Thread t;
+  t.name = scalar(key, "a thread name");
+  t.loc = at(key);
+  if (!lex::isIdentifier(t.name)) fail(key, "invalid thread name '" + t.name + "'");
+  if (!value.IsMap() && !value.IsNull())
+    fail(value,
+         "thread " + t.name + " must be a mapping with 'code' (and cta, cluster, gpu, init)");
+  std::set<std::string> seen;
+  for (auto it = value.begin(); value.IsMap() && it != value.end(); ++it) {
+    std::string k = scalar(it->first, "a key");
+    const YAML::Node v = it->second;
+    if (!seen.insert(k).second) fail(it->first, "duplicate key '" + k + "'");
+    if (k == "cta") {
+      t.cta = placement(v, "cta");
+    } else if (k == "cluster") {
+      t.cluster = placement(v, "cluster");
+    } else if (k == "gpu") {
+      t.gpu = placement(v, "gpu");
+    } else if (k == "init") {
+      if (!v.IsMap()) fail(v, "init must be a mapping from registers to values");
+      for (auto r = v.begin(); r != v.end(); ++r) {
+        std::string reg = scalar(r->first, "a register name");
+        if (!reg.empty() && reg[0] == '%') reg.erase(0, 1);
+        if (!lex::isIdentifier(reg)) fail(r->first, "invalid register name '" + reg + "'");
+        t.initRegs[reg] = integer(r->second, "the initial value of '" + reg + "'");
+      }
+    } else if (k == "code") {
+      parseCode(v, t);
+    } else {
+      fail(it->first, "unknown key '" + k + "' in thread " + t.name);
+    }
+  }
+  ctaGiven.push_back(seen.count("cta") > 0);
+  clusterGiven.push_back(seen.count("cluster") > 0);
+  test_.threads.push_back(std::move(t));
+}
+
+void YamlParser::parseCode(const YAML::Node& code, Thread& t) const {
+  if (code.IsNull()) return;
+  if (!code.IsScalar()) fail(code, "code must be text (use 'code: |' and one instruction a line)");
+  Placed p = placed(code);
+  size_t start = 0;
+  SourceLoc loc = p.loc;
+  for (size_t i = 0; i <= p.text.size(); ++i) {
+    if (i < p.text.size() && p.text[i] != '\n') continue;
+    parseCodeLine(std::string_view(p.text).substr(start, i - start), loc, t);
+    ++loc.line;
+    loc.col = 1;
+    start = i + 1;
+  }
+}
+
+// One line of code: comments (// or #), labels `L:` and ';'-separated instructions.
+void YamlParser::parseCodeLine(std::string_view line, SourceLoc loc, Thread& t) const {
+  line = line.substr(0, std::min(line.find("//"), line.find('#')));
+  size_t start = 0;
+  for (size_t i = 0; i <= line.size(); ++i) {
+    if (i < line.size() && line[i] != ';') continue;
+    std::string_view stmt = line.substr(start, i - start);
+    size_t pos = start;
+    start = i + 1;
+    for (;;) {  // leading labels; `::` belongs to qualifiers such as .shared::cta
+      size_t b = stmt.find_first_not_of(" \t\r");
+      if (b == std::string_view::npos) break;
+      size_t colon = stmt.find(':', b);
+      bool label = colon != std::string_view::npos && stmt.substr(colon, 2) != "::" &&
+                   lex::isIdentifier(trim(stmt.substr(b, colon - b)));
+      SourceLoc here{loc.file, loc.line, loc.col + static_cast<int>(pos + b)};
+      if (!label) {
+        t.code.push_back(parseInstruction(stmt.substr(b), here, Dialect::Ptx));
+        break;
+      }
+      t.code.push_back(parseInstruction(stmt.substr(b, colon + 1 - b), here, Dialect::Ptx));
+      pos += colon + 1;
+      stmt = stmt.substr(colon + 1);
+    }
+  }
+}
+
+void YamlParser::parseObserve(const YAML::Node& list) {
+  if (!list.IsSequence()) fail(list, "observe must be a list such as [P0:r0, x]");
+  for (const YAML::Node& item : list) {
+    Placed p = placed(item);
+    if (!item.IsScalar()) fail(item, "observe entries are registers (P0:r0) or locations");
+    Term t = parseTerm(p.text, p.loc, test_);
+    if (t.kind == Term::Kind::Const)
+      fail(item, "observe entries are registers (P0:r0) or locations");
+    test_.observed.push_back(t);
+  }
+}
+
+// ---- writer ----------------------------------------------------------------------------------
+
+// Plain YAML when that reads back as the same string, double-quoted otherwise.
+std::string quoted(const std::string& s, bool inFlow = false) {
+  bool plain = !s.empty() &&
+               (std::isalnum(static_cast<unsigned char>(s[0])) || s[0] == '_' || s[0] == '~' ||
+                s[0] == '(') &&
+               s.size() > (s[0] == '~' ? 1u : 0u) && s.find(": ") == std::string::npos &&
+               s.find(" #") == std::string::npos && s.back() != ' ' && s.back() != ':' &&
+               s.find_first_of("\n\t\"\r") == std::string::npos &&
+               (!inFlow || s.find_first_of(",[]{}") == std::string::npos);
+  // these plain scalars would read back as null rather than as text
+  for (const char* null : {"null", "Null", "NULL"}) plain = plain && s != null;
+  if (plain) return s;
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\', out += static_cast<char>(c);
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else
+      out += static_cast<char>(c);
+  }
+  return out + "\"";
+}
+
+void writeLocation(std::ostream& out, const Location& l) {
+  out << "  " << l.name << ": ";
+  if (!l.aliasOf.empty()) {
+    out << "{alias-of: " << l.aliasOf;
+    if (l.aliasProxy != Proxy::Generic) out << ", proxy: " << toString(l.aliasProxy);
+    out << "}\n";
+  } else if (l.space == Space::Global) {
+    out << l.init << "\n";
+  } else {
+    out << "{init: " << l.init << ", space: " << quoted(toString(l.space), true) << "}\n";
+  }
+}
+
+void writeThread(std::ostream& out, const Thread& t) {
+  out << "  " << t.name << ":\n";
+  out << "    cta: " << t.cta << "\n    cluster: " << t.cluster << "\n    gpu: " << t.gpu << "\n";
+  if (!t.initRegs.empty()) {
+    out << "    init: {";
+    const char* sep = "";
+    for (const auto& [reg, value] : t.initRegs) out << sep << reg << ": " << value, sep = ", ";
+    out << "}\n";
+  }
+  if (t.code.empty()) {
+    out << "    code: \"\"\n";
+    return;
+  }
+  out << "    code: |\n";
+  for (const Instr& in : t.code)
+    out << "      " << formatInstr(in) << (in.op == Opcode::Label ? "" : ";") << "\n";
+}
+
+bool sameTerms(const std::vector<Term>& a, const std::vector<Term>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Term& x, const Term& y) { return formatTerm(x) == formatTerm(y); });
+}
+
+}  // namespace
+
+Test parseYaml(const std::string& text, const std::string& file) {
+  return YamlParser(text, file).parse();
+}
+
+std::string toYaml(const Test& test) {
+  std::ostringstream out;
+  out << "name: " << quoted(test.name) << "\n";
+  if (!test.description.empty()) out << "description: " << quoted(test.description) << "\n";
+  if (!test.locations.empty()) {
+    out << "locations:\n";
+    for (const Location& l : test.locations) writeLocation(out, l);
+  }
+  out << "threads:\n";
+  for (const Thread& t : test.threads) writeThread(out, t);
+  out << "condition: "
+      << quoted(std::string(toString(test.quantifier)) + " " + formatCondition(test.condition))
+      << "\n";
+  if (!sameTerms(test.observed, conditionTerms(test.condition))) {
+    out << "observe: [";
+    for (size_t i = 0; i < test.observed.size(); ++i)
+      out << (i ? ", " : "") << quoted(formatTerm(test.observed[i]), true);
+    out << "]\n";
+  }
+  if (test.expect != Expect::None) out << "expect: " << toString(test.expect) << "\n";
+  if (!test.reason.empty()) out << "reason: " << quoted(test.reason) << "\n";
+  return out.str();
+}
+
+}  // namespace litmus

@@ -1,0 +1,200 @@
+// formatInstr prints canonical PTX text that parseInstruction reads back to the same Instr.
+#include <doctest/doctest.h>
+
+#include "litmus/parse.h"
+#include "litmus/ptx_format.h"
+
+using namespace litmus;
+
+namespace {
+
+bool sameOperand(const Operand& a, const Operand& b) {
+  return a.kind == b.kind && a.name == b.name && a.imm == b.imm && a.negated == b.negated;
+}
+
+// Every field but the source text and position.
+bool sameInstr(const Instr& a, const Instr& b) {
+  return a.op == b.op && a.sem == b.sem && a.scope == b.scope && a.space == b.space &&
+         a.proxy == b.proxy && a.type == b.type && a.semExplicit == b.semExplicit &&
+         a.scopeExplicit == b.scopeExplicit && a.atomOp == b.atomOp && a.arith == b.arith &&
+         a.cmp == b.cmp && a.barOp == b.barOp && a.proxyKind == b.proxyKind &&
+         a.target == b.target && a.guard == b.guard && a.guardNegated == b.guardNegated &&
+         std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), sameOperand);
+}
+
+void roundTrip(std::string_view text, Dialect d) {
+  CAPTURE(text);
+  Instr first = parseInstruction(text, {"t", 1, 1}, d);
+  std::string printed = formatInstr(first);
+  CAPTURE(printed);
+  Instr again = parseInstruction(printed, {"t", 1, 1}, Dialect::Ptx);
+  CHECK(sameInstr(first, again));
+  CHECK(formatInstr(again) == printed);  // canonical: printing is a fixed point
+}
+
+}  // namespace
+
+TEST_CASE("formatInstr round trip, PTX dialect") {
+  for (const char* s : {"ld.u32 %r0, [x]",
+                        "ld.weak.global.u32 %r0, [x]",
+                        "ld.relaxed.gpu.global.s64 r, [x+8]",
+                        "ld.acquire.sys.shared::cta.b32 r, [x]",
+                        "ld.acquire.cluster.shared::cluster.b32 r, [x]",
+                        "ld.volatile.shared.u16 r, [x-2]",
+                        "ld.mmio.relaxed.sys.global.u32 r, [x]",
+                        "ld.global.nc.u32 r, [t]",
+                        "ld.const.u32 r, [c]",
+                        "ld.local.u8 r, [l]",
+                        "tld.weak.u32 r, [t]",
+                        "suld.weak.b32 r, [s]",
+                        "cold.weak.u32 r, [c]",
+                        "sust.weak.b32 [s], 1",
+                        "st.global.u32 [x], 1",
+                        "st.release.gpu.global.u32 [x], %r1",
+                        "st.relaxed.cta.b64 [x], -1",
+                        "st.volatile.global.u32 [x], 7",
+                        "st.mmio.relaxed.sys.global.u32 [x], 1",
+                        "st.u32 [x], 0xFFFFFFFF",
+                        "st.f32 [x], 1.5",
+                        "st.f32 [x], 0f7FC00001",
+                        "st.f64 [x], -2.25",
+                        "st.f16 [x], 0.1",
+                        "st.bf16 [x], 3.0",
+                        "st.f16 [x], 0f7F800000",
+                        "st.global.cg.u32 [x], 1",
+                        "atom.add.u32 r, [x], 1",
+                        "atom.global.add.u32 r, [x], 1",
+                        "atom.relaxed.gpu.global.add.u32 r, [x], 1",
+                        "atom.sys.exch.b64 r, [x], r2",
+                        "atom.acquire.cas.b32 r, [x], 0, 1",
+                        "atom.acq_rel.cluster.shared::cta.min.s32 r, [x], -3",
+                        "atom.release.gpu.inc.u32 r, [x], 9",
+                        "atom.dec.u32 r, [x], 9",
+                        "atom.and.b32 r, [x], 0xff",
+                        "atom.or.b64 r, [x], 1",
+                        "atom.xor.b32 r, [x], 1",
+                        "atom.max.u64 r, [x], 1",
+                        "atom.add.noftz.f16 r, [x], 1.0",
+                        "atom.add.noftz.bf16x2 r, [x], r",
+                        "atom.add.f32 r, [x], 0.5",
+                        "atom.cas.b128 r, [x], a, b",
+                        "atom.acq_rel.sys.sub r0, [x], 1",
+                        "red.add.u32 [x], 1",
+                        "red.release.sys.global.or.b32 [x], 4",
+                        "red.acq_rel.sys.add [x], 1",
+                        "fence.sc.gpu",
+                        "fence.acq_rel.cta",
+                        "fence.cluster",
+                        "fence.acquire.gpu",
+                        "fence.release.sys",
+                        "membar.gl",
+                        "membar.cta",
+                        "membar.sys",
+                        "fence.proxy.alias",
+                        "fence.proxy.texture",
+                        "fence.proxy.surface",
+                        "fence.proxy.constant",
+                        "fence.proxy.async",
+                        "fence.proxy.async.global",
+                        "fence.proxy.async.shared::cta",
+                        "fence.proxy.async.shared::cluster",
+                        "bar.sync 0",
+                        "bar.cta.sync 1, 64",
+                        "barrier.sync 2, %r1",
+                        "bar.arrive 1, 32",
+                        "bar.cta.sync 1, 1, 2",
+                        "bar.red.popc.u32 r, 0, p",
+                        "bar.cta.red.and.pred p, 1, 64, !q",
+                        "bar.red.or.pred p, 0, q",
+                        "mov.u32 r, 5",
+                        "mov.b64 r, r2",
+                        "mov.pred p, 1",
+                        "mov.f32 f, 2.0",
+                        "mov r0, 1",
+                        "add.s32 r, a, -1",
+                        "sub.u64 r, a, b",
+                        "mul.lo.u32 r, a, 3",
+                        "div.s32 r, a, 2",
+                        "rem.u32 r, a, 2",
+                        "and.b32 r, a, 1",
+                        "or.b32 r, a, 1",
+                        "xor.b32 r, a, 1",
+                        "shl.b32 r, a, 2",
+                        "shr.u32 r, a, 2",
+                        "min.s32 r, a, b",
+                        "max.u32 r, a, b",
+                        "neg.s32 r, a",
+                        "not.b32 r, a",
+                        "add r2, r2, 1",
+                        "setp.eq.u32 p, a, 0",
+                        "setp.ne.s32 p, a, b",
+                        "setp.lt.u32 p, a, b",
+                        "setp.ls.u32 p, a, b",
+                        "setp.gt.s64 p, a, b",
+                        "setp.ge.u32 p, a, b",
+                        "selp.b32 r, 1, 2, p",
+                        "bra L",
+                        "bra.uni L",
+                        "@p bra L",
+                        "@!p bra L",
+                        "@%p st.u32 [x], 1",
+                        "beq a, b, L",
+                        "bne r2, 0, L",
+                        "blt a, 1, L",
+                        "ble a, 1, L",
+                        "bgt a, 1, L",
+                        "bge a, 1, L",
+                        "L:",
+                        "LOOP_1:"})
+    roundTrip(s, Dialect::Ptx);
+}
+
+TEST_CASE("formatInstr round trip, herd dialect") {
+  for (const char* s : {"ld.weak r0, x",
+                        "ld.relaxed.gpu r0, x",
+                        "ld.acquire.sys r1, x",
+                        "st.weak x, 1",
+                        "st.weak x, r0",
+                        "st.release.cta flag, 1",
+                        "ld r0, 1",
+                        "atom.relaxed.gpu.exch r0, Mem0, 1",
+                        "atom.relaxed.gpu.cas r2, m, 0, 1",
+                        "atom.acq_rel.sys.sub r0, x, 1",
+                        "atom.acquire.gpu.add r1, in, 1",
+                        "red.acq_rel.sys.add x, 1",
+                        "red.acq_rel.sys.sub x, 1",
+                        "fence.sc.gpu",
+                        "fence.acq_rel.cta",
+                        "fence.proxy.alias",
+                        "tld.weak r1, t",
+                        "suld.weak r1, s",
+                        "sust.weak s, 2",
+                        "cold.weak r3, rd2",
+                        "bar.cta.sync 1",
+                        "bar.cta.sync 1, r2",
+                        "bar.cta.sync 1, 1, 2",
+                        "bar.cta.arrive 1",
+                        "add r2, r2, 1",
+                        "beq r1,r2,LC01",
+                        "bne r2, 0, LC00",
+                        "goto LC00",
+                        "LC00:"})
+    roundTrip(s, Dialect::Herd);
+}
+
+TEST_CASE("formatInstr canonical spellings") {
+  auto fmt = [](std::string_view s, Dialect d = Dialect::Ptx) {
+    return formatInstr(parseInstruction(s, {"t", 1, 1}, d));
+  };
+  CHECK(fmt("st.global.relaxed.sys.u32 [x], 1;") == "st.relaxed.sys.global.u32 [x], 1");
+  CHECK(fmt("ld.weak r0, x", Dialect::Herd) == "ld.weak %r0, [x]");
+  CHECK(fmt("ld r0, 1", Dialect::Herd) == "mov %r0, 1");
+  CHECK(fmt("goto L", Dialect::Herd) == "bra L");
+  CHECK(fmt("membar.gl") == "fence.sc.gpu");
+  CHECK(fmt("st.f32 [x], 1.0") == "st.f32 [x], 0f3F800000");
+  CHECK(fmt("st.f64 [x], 1.0") == "st.f64 [x], 0d3FF0000000000000");
+  CHECK(fmt("st.f16 [x], 0.5") == "st.f16 [x], 0.5");
+  CHECK(fmt("ld.global.L2::cache_hint.u32 r, [x], pol") == "ld.global.u32 %r, [x]");
+  CHECK(fmt("atom.add.noftz.f16 r, [x], 1.0") == "atom.add.noftz.f16 %r, [x], 1");
+  CHECK(fmt("barrier.cta.aligned.sync 0") == "bar.cta.sync 0");
+}
