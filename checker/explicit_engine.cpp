@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "model/bitrel.h"
 #include "model/ptx_model.h"
@@ -61,7 +62,8 @@ class Enumerator {
   Result run();
 
  private:
-  using Visit = std::function<bool(const Candidate&, const model::Choice<BitRel>&)>;
+  using Visit = std::function<bool(const Candidate&, const model::Choice<BitRel>&,
+                                  const model::Derived<BitRel>&)>;
   const litmus::Test& test_;
   const Options& opt_;
   model::Program prog_;
@@ -74,14 +76,25 @@ class Enumerator {
   Candidate makeCandidate(const std::vector<int>& pick) const;
   bool forEachCombination(const std::function<bool(const Candidate&)>& f);
   bool forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f);
-  bool forEachCo(const Candidate& c, const BitRel& rf, const Visit& f);
+  bool forEachSc(const Candidate& c, const std::function<bool(const BitRel&)>& f);
+  bool forEachCo(const Candidate& c, const BitRel& rf, const BitRel& sc,
+                 const model::Derived<BitRel>& d, bool prune, const Visit& f);
+  bool totalOrders(const Candidate& c, const std::vector<int>& ws, const BitRel& rf,
+                   const BitRel& forced,
+                   const std::function<bool(const BitRel&)>& viable, BitRel& co,
+                   const std::function<bool(BitRel&)>& next);
+  bool partialOrders(const Candidate& c, const std::vector<int>& ws,
+                     const std::function<bool(const BitRel&)>& viable, BitRel& co,
+                     const std::function<bool(BitRel&)>& next);
+  // Every candidate execution, in order: thread paths, rf, Fence-SC order, co.
+  bool forEachExecution(bool prune, const Visit& f);
   std::vector<litmus::State> finalStates(const Candidate& c, const BitRel& co) const;
   bool satisfiesTarget(const litmus::State& s) const;
   std::optional<Violation> explain();
 };
 
 bool Enumerator::overTime() {
-  if (opt_.timeoutSeconds <= 0 || (++candidates_ & 255)) return timedOut_;
+  if (opt_.timeoutSeconds <= 0 || timedOut_ || (candidates_++ & 63)) return timedOut_;
   const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   timedOut_ = el > opt_.timeoutSeconds;
   return timedOut_;
@@ -137,6 +150,7 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
   for (const auto& ts : traces_)
     if (ts.traces.empty()) return true;
   while (true) {
+    if (overTime()) return false;
     Candidate c = makeCandidate(pick);
     bool feasible = std::none_of(c.rfChoices.begin(), c.rfChoices.end(),
                                  [](const auto& v) { return v.empty(); });
@@ -153,82 +167,190 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
   }
 }
 
-// With `prune`, rf choices are dropped early when they already break a necessary condition of the
-// model (SC per location restricted to po and morally strong rf; No-Thin-Air): both are parts of
-// acyclicity constraints of ptxModel, so no consistent execution is lost.
+// Reads-from is chosen one read at a time. With `prune`, a partial choice is dropped as soon as it
+// breaks a necessary condition of the model, so no consistent execution is lost:
+//  - SC per location and No-Thin-Air restricted to what is already known: rf, po, dependencies,
+//    and the coherence edges every consistent execution has (the initial write first; same-thread
+//    writes in program order). These relations only grow as the choice is completed.
+//  - Atomicity: two morally strong RMWs cannot both read from one write that is morally strong
+//    with both (whichever comes second in co would read a value co-before the first's write).
 bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f) {
   const int n = static_cast<int>(c.g.events.size());
-  std::vector<size_t> idx(c.reads.size(), 0);
-  while (true) {
-    BitRel rf(n);
-    for (size_t i = 0; i < c.reads.size(); ++i) rf.set(c.rfChoices[i][idx[i]], c.reads[i]);
-    const bool ok = !prune || (plus((c.s.ms & rf) | c.s.po_loc).irreflexive() &&
-                               plus(rf | c.s.dep).irreflexive());
-    if (ok && !f(rf)) return false;
-    size_t i = 0;
-    for (; i < idx.size(); ++i) {
-      if (++idx[i] < c.rfChoices[i].size()) break;
-      idx[i] = 0;
+  BitRel coKnown = c.s.po_loc & (c.s.W * c.s.loc * c.s.W);
+  for (size_t l = 0; l < c.writesByLoc.size(); ++l)
+    for (int w : c.writesByLoc[l]) coKnown.set(c.initOf[l], w);
+  std::vector<int> rmwWrite(n, -1);
+  for (auto [r, w] : c.g.rmw) rmwWrite[r] = w;
+  std::vector<int> source(n, -1);
+  auto atomicOk = [&](int r, int w) {
+    if (rmwWrite[r] < 0) return true;
+    for (auto [r2, w2] : c.g.rmw)
+      if (r2 != r && source[r2] == w && c.s.ms.get(r, r2) && c.s.ms.get(w, rmwWrite[r]) &&
+          c.s.ms.get(w, w2))
+        return false;
+    return true;
+  };
+  std::function<bool(size_t, BitRel&)> pick = [&](size_t i, BitRel& rf) -> bool {
+    if (overTime()) return false;
+    if (i == c.reads.size()) return f(rf);
+    const int r = c.reads[i];
+    for (int w : c.rfChoices[i]) {
+      if (prune && !atomicOk(r, w)) continue;
+      rf.set(w, r);
+      source[r] = w;
+      const bool ok = !prune || (plus((c.s.ms & (rf | coKnown | (inv(rf) * coKnown))) | c.s.po_loc)
+                                     .irreflexive() &&
+                                 plus(rf | c.s.dep).irreflexive());
+      if (ok && !pick(i + 1, rf)) return false;
+      rf.set(w, r, false);
+      source[r] = -1;
     }
-    if (i == idx.size()) return true;
+    return true;
+  };
+  BitRel rf(n);
+  return pick(0, rf);
+}
+
+// Fence-SC order: an acyclic orientation of every morally strong pair of fence.sc, closed
+// transitively.
+bool Enumerator::forEachSc(const Candidate& c, const std::function<bool(const BitRel&)>& f) {
+  const int n = static_cast<int>(c.g.events.size());
+  const size_t k = c.scPairs.size();
+  for (uint64_t mask = 0; mask < (uint64_t{1} << k); ++mask) {
+    BitRel sc(n);
+    for (size_t i = 0; i < k; ++i) {
+      auto [a, b] = c.scPairs[i];
+      if (mask >> i & 1) std::swap(a, b);
+      sc.set(a, b);
+    }
+    sc = plus(sc);
+    if (sc.irreflexive() && !f(sc)) return false;
   }
+  return true;
 }
 
 // Coherence order (§8.9.6) is a strict partial order per location with the initial write first.
 // Morally strong pairs must be ordered; other pairs (racing writes) may stay unordered (decision
-// in docs/model.md). Causality-related pairs are left to the Coherence axiom. Fence-SC order is an
-// acyclic orientation of every morally strong pair of fence.sc, closed transitively.
-bool Enumerator::forEachCo(const Candidate& c, const BitRel& rf, const Visit& f) {
+// in docs/model.md). With `prune`, the search starts from the pairs the Coherence axiom forces
+// (writes related by causality) and drops a partial order as soon as it breaks SC per location,
+// Atomicity or Causality, all of which only get worse as co grows. Locations whose writes are
+// pairwise morally strong get a total order, built one write at a time.
+bool Enumerator::forEachCo(const Candidate& c, const BitRel& rf, const BitRel& sc,
+                           const model::Derived<BitRel>& d, bool prune, const Visit& f) {
   const int n = static_cast<int>(c.g.events.size());
-  struct Pair { int a, b; bool forced; };
-  std::vector<Pair> pairs;
-  for (const auto& ws : c.writesByLoc)
-    for (size_t i = 0; i < ws.size(); ++i)
-      for (size_t j = i + 1; j < ws.size(); ++j)
-        pairs.push_back({ws[i], ws[j], c.s.ms.get(ws[i], ws[j])});
-  BitRel base(n);
+  BitRel co(n);
   for (size_t l = 0; l < c.writesByLoc.size(); ++l)
-    for (int w : c.writesByLoc[l]) base.set(c.initOf[l], w);
-  auto visitSc = [&](const BitRel& co) {
-    const size_t k = c.scPairs.size();
-    for (uint64_t mask = 0; mask < (uint64_t{1} << k); ++mask) {
-      BitRel sc(n);
-      for (size_t i = 0; i < k; ++i) {
-        auto [a, b] = c.scPairs[i];
-        if (mask >> i & 1) std::swap(a, b);
-        sc.set(a, b);
+    for (int w : c.writesByLoc[l]) co.set(c.initOf[l], w);
+  if (prune) co |= (c.s.W * d.cause * c.s.W) & c.s.loc;
+  const BitRel rfInv = inv(rf);
+  auto viable = [&](const BitRel& co) {
+    if (!plus(co).irreflexive()) return false;
+    if (!prune) return true;
+    const BitRel fr = rfInv * co;
+    return plus((c.s.ms & (rf | co | fr)) | c.s.po_loc).irreflexive() &&
+           (((c.s.ms & fr) * (c.s.ms & co)) & c.s.rmw).empty() && ((rf | fr) * d.cause).irreflexive();
+  };
+  if (!viable(co)) return true;
+  const BitRel forced = co;
+  std::function<bool(size_t, BitRel&)> perLoc = [&](size_t l, BitRel& co) -> bool {
+    if (overTime()) return false;
+    if (l == c.writesByLoc.size()) {
+      if (!(plus(co) == co)) return true;  // only transitive assignments are orders
+      return f(c, model::Choice<BitRel>{rf, co, sc}, d);
+    }
+    const auto& ws = c.writesByLoc[l];
+    bool total = true;
+    for (size_t i = 0; i < ws.size(); ++i)
+      for (size_t j = i + 1; j < ws.size(); ++j) total = total && c.s.ms.get(ws[i], ws[j]);
+    if (ws.empty()) return perLoc(l + 1, co);
+    auto next = [&](BitRel& co) { return perLoc(l + 1, co); };
+    return total ? totalOrders(c, ws, rf, forced, viable, co, next)
+                 : partialOrders(c, ws, viable, co, next);
+  };
+  return perLoc(0, co);
+}
+
+// Linear orders of `ws` extending co, built by appending one write at a time. A write can come next
+// only after its forced predecessors; and while an RMW has read from a write already placed but
+// its own write is not placed, nothing morally strong with it may come in between (Atomicity).
+bool Enumerator::totalOrders(const Candidate& c, const std::vector<int>& ws, const BitRel& rf,
+                             const BitRel& forced,
+                             const std::function<bool(const BitRel&)>& viable, BitRel& co,
+                             const std::function<bool(BitRel&)>& next) {
+  std::vector<int> placed;
+  std::vector<bool> used(ws.size(), false);
+  const int init = c.initOf[c.g.events[ws.front()].loc];
+  std::vector<int> source(c.g.events.size(), -1);  // the write each read reads from
+  for (auto [w, r] : rf.edges()) source[r] = w;
+  std::function<bool()> extend = [&]() -> bool {
+    if (placed.size() == ws.size()) return next(co);
+    for (size_t i = 0; i < ws.size(); ++i) {
+      if (used[i]) continue;
+      const int x = ws[i];
+      bool ok = true;
+      for (size_t j = 0; j < ws.size() && ok; ++j)
+        if (!used[j] && j != i && (forced.get(ws[j], x) || c.s.po_loc.get(ws[j], x))) ok = false;
+      for (auto [r, w] : c.g.rmw) {
+        const auto wi = std::find(ws.begin(), ws.end(), w);
+        if (w == x || wi == ws.end() || used[wi - ws.begin()]) continue;
+        const int src = source[r];
+        const bool srcPlaced = src == init || std::find(placed.begin(), placed.end(), src) != placed.end();
+        if (srcPlaced && c.s.ms.get(r, x) && c.s.ms.get(x, w)) {
+          ok = false;
+          break;
+        }
       }
-      sc = plus(sc);
-      if (!sc.irreflexive()) continue;
-      if (overTime()) return false;
-      if (!f(c, model::Choice<BitRel>{rf, co, sc})) return false;
+      if (!ok) continue;
+      BitRel saved = co;
+      for (int p : placed) co.set(p, x);
+      used[i] = true;
+      placed.push_back(x);
+      if (viable(co) && !extend()) return false;
+      placed.pop_back();
+      used[i] = false;
+      co = saved;
     }
     return true;
   };
-  std::function<bool(size_t, BitRel&)> assign = [&](size_t i, BitRel& co) -> bool {
-    if (i == pairs.size()) {
-      // Only transitive, acyclic assignments are orders.
-      const BitRel closed = plus(co);
-      if (!(closed == co) || !co.irreflexive()) return true;
-      return visitSc(co);
-    }
+  return extend();
+}
+
+// Partial orders of `ws` extending co: each pair ordered either way, or (if not morally strong)
+// left unordered; transitivity is checked once every location is done.
+bool Enumerator::partialOrders(const Candidate& c, const std::vector<int>& ws,
+                               const std::function<bool(const BitRel&)>& viable, BitRel& co,
+                               const std::function<bool(BitRel&)>& next) {
+  struct Pair { int a, b; bool forced; };
+  std::vector<Pair> pairs;
+  for (size_t i = 0; i < ws.size(); ++i)
+    for (size_t j = i + 1; j < ws.size(); ++j)
+      if (!co.get(ws[i], ws[j]) && !co.get(ws[j], ws[i]))
+        pairs.push_back({ws[i], ws[j], c.s.ms.get(ws[i], ws[j])});
+  std::function<bool(size_t)> assign = [&](size_t i) -> bool {
+    if (overTime()) return false;
+    if (i == pairs.size()) return next(co);
     const auto [a, b, forced] = pairs[i];
-    // A same-thread pair against program order breaks SC per location at once.
-    const bool fwdOk = !c.s.po_loc.get(b, a), bwdOk = !c.s.po_loc.get(a, b);
-    if (fwdOk) {
-      co.set(a, b);
-      if (!assign(i + 1, co)) return false;
-      co.set(a, b, false);
+    for (auto [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+      co.set(x, y);
+      if (viable(co) && !assign(i + 1)) return false;
+      co.set(x, y, false);
     }
-    if (bwdOk) {
-      co.set(b, a);
-      if (!assign(i + 1, co)) return false;
-      co.set(b, a, false);
-    }
-    return forced || assign(i + 1, co);
+    return forced || assign(i + 1);
   };
-  BitRel co = base;
-  return assign(0, co);
+  return assign(0);
+}
+
+bool Enumerator::forEachExecution(bool prune, const Visit& f) {
+  return forEachCombination([&](const Candidate& c) {
+    return forEachRf(c, prune, [&](const BitRel& rf) {
+      return forEachSc(c, [&](const BitRel& sc) {
+        const model::Derived<BitRel> d = model::derive(c.s, rf, sc);
+        // Causality's rf part and Fence-SC do not depend on co: check them once here.
+        if (prune && (!(rf * d.cause).irreflexive() || !(sc * d.bc).irreflexive())) return true;
+        return forEachCo(c, rf, sc, d, prune, f);
+      });
+    });
+  });
 }
 
 // The final value of a location comes from a co-maximal write; with racing writes left unordered
@@ -310,16 +432,15 @@ std::string relationText(Axiom a) {
 // which the model rejects: the picture of why that outcome is forbidden.
 std::optional<Violation> Enumerator::explain() {
   std::optional<Violation> found;
-  forEachCombination([&](const Candidate& c) {
-    return forEachRf(c, false, [&](const BitRel& rf) {
-      return forEachCo(c, rf, [&](const Candidate& cc, const model::Choice<BitRel>& x) {
+  forEachExecution(false, [&](const Candidate& cc, const model::Choice<BitRel>& x,
+                             const model::Derived<BitRel>& d) {
         std::optional<litmus::State> target;
         for (auto& st : finalStates(cc, x.co))
           if (satisfiesTarget(st)) target = st;
         if (!target) return true;
         const litmus::State st = *target;
         ExplicitCheck chk;
-        if (model::ptxModel(cc.s, x, chk)) return true;
+        if (model::axioms(cc.s, x, d, chk)) return true;
         Violation v{Execution{cc.g, x.rf, x.co, x.sc, st}, *chk.failed, relationText(*chk.failed), {}};
         const auto& con = chk.failedOn;
         if (con.shape == model::Shape::Subset) {
@@ -331,8 +452,6 @@ std::optional<Violation> Enumerator::explain() {
         }
         found = std::move(v);
         return false;
-      });
-    });
   });
   return found;
 }
@@ -349,13 +468,11 @@ Result Enumerator::run() {
   std::map<litmus::State, std::pair<uint64_t, std::optional<Execution>>> seen;
   uint64_t examined = 0;
   std::map<std::pair<std::string, std::string>, litmus::Race> races;
-  forEachCombination([&](const Candidate& c) {
-    return forEachRf(c, true, [&](const BitRel& rf) {
-      return forEachCo(c, rf, [&](const Candidate& cc, const model::Choice<BitRel>& x) {
+  forEachExecution(true, [&](const Candidate& cc, const model::Choice<BitRel>& x,
+                            const model::Derived<BitRel>& d) {
         ++examined;
         ExplicitCheck chk;
-        model::Derived<BitRel> d;
-        if (!model::ptxModel(cc.s, x, chk, &d)) return true;
+        if (!model::axioms(cc.s, x, d, chk)) return true;
         recordRaces(cc, d.cause, races, test_);
         for (auto& st : finalStates(cc, x.co)) {
           auto& slot = seen[st];
@@ -363,8 +480,6 @@ Result Enumerator::run() {
           if (opt_.witnesses && !slot.second) slot.second = Execution{cc.g, x.rf, x.co, x.sc, st};
         }
         return true;
-      });
-    });
   });
   auto& out = res.outcome;
   out.test = test_.name;
@@ -383,7 +498,9 @@ Result Enumerator::run() {
   for (auto& [key, race] : races) out.races.push_back(race);
   if (timedOut_) {
     out.status = litmus::Status::Unknown;
-    out.statusDetail = "timeout after " + std::to_string(opt_.timeoutSeconds) + " s";
+    std::ostringstream os;
+    os << "timeout after " << opt_.timeoutSeconds << " s";
+    out.statusDetail = os.str();
     return res;
   }
   const bool targetSeen = std::any_of(out.states.begin(), out.states.end(),

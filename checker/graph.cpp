@@ -14,9 +14,14 @@ using model::EventKind;
 
 namespace {
 
+// Quotes and backslashes escaped; a newline becomes DOT's centred line break.
 std::string dotEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
@@ -121,7 +126,7 @@ int writeGraphs(const std::string& dir, const litmus::Test& test, const Result& 
     const auto& v = *r.violation;
     const fs::path p = fs::path(dir) / (test.name + ".forbidden.dot");
     const std::string title = test.name + ": forbidden, " +
-                              litmus::formatState(test.observed, v.execution.state) + "\\nviolates " +
+                              litmus::formatState(test.observed, v.execution.state) + "\nviolates " +
                               std::string(model::axiomName(v.axiom)) + " (" +
                               std::string(model::axiomSection(v.axiom)) + ")";
     writeFile(p, executionDot(test, v.execution, title, &v));

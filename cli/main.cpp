@@ -29,7 +29,8 @@ commands:
 options (check, suite):
   --engine E         explicit | smt | both | auto (default auto)
   --unroll N         backward jumps allowed per branch (default 2)
-  --timeout S        seconds per test; an unfinished test is reported Unknown (exit 3)
+  --timeout S        seconds per test; an unfinished test is reported Unknown
+                     (check: exit 3; suite: counted as failed, exit 1)
 check:
   --json             one JSON object per test, one per line
   --graph DIR        DOT (and SVG, if Graphviz is installed) of a witness per allowed state
@@ -56,7 +57,7 @@ struct UsageError {
 double parseNumber(const std::string& flag, const std::string& v) {
   char* end = nullptr;
   const double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end || d < 0) throw UsageError{"bad value '" + v + "' for " + flag};
+  if (v.empty() || *end || !(d >= 0) || d > 1e9) throw UsageError{"bad value '" + v + "' for " + flag};
   return d;
 }
 
@@ -75,7 +76,12 @@ Args parseArgs(int argc, char** argv) {
     else if (s == "--expected") a.expected = value();
     else if (s == "--junit") a.junit = value();
     else if (s == "--timeout") a.opt.timeoutSeconds = parseNumber(s, value());
-    else if (s == "--unroll") a.opt.unroll = static_cast<int>(parseNumber(s, value()));
+    else if (s == "--unroll") {
+      const std::string v = value();
+      const double d = parseNumber(s, v);
+      if (d != static_cast<int>(d) || d > 64) throw UsageError{"bad value '" + v + "' for --unroll"};
+      a.opt.unroll = static_cast<int>(d);
+    }
     else if (s == "--engine") {
       const std::string v = value();
       auto e = checker::parseEngine(v);

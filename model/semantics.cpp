@@ -256,6 +256,7 @@ class Interpreter {
         thread_(thread), domain_(domain), unroll_(unroll) {}
 
   TraceSet run() {
+    markSpinLoops();
     Path p;
     p.regs = info_.initRegs;
     p.taint.assign(p.regs.size(), Taint{});
@@ -272,6 +273,9 @@ class Interpreter {
   const Domain& domain_;
   int unroll_;
   TraceSet out_;
+  std::vector<bool> spinBackEdge_;  // per instruction: a back edge closing a side-effect-free loop
+
+  void markSpinLoops();
 
   int64_t value(const Path& p, const Operand& o) const {
     return o.kind == Operand::Kind::Reg ? p.regs[info_.regId.at(o.name)] : o.imm;
@@ -335,6 +339,39 @@ class Interpreter {
   void stepRead(Path p, const Instr& in);
 };
 
+// A failed iteration of a spin loop that only reads and computes registers can be left out: the
+// execution without it has a subset of the relations (so it is consistent if the longer one is, all
+// axioms being monotone) and the same final state, provided nothing after the loop's first exit
+// branch writes a register. Taking such a back edge therefore ends the path without losing any
+// allowed final state, however large the unroll bound.
+void Interpreter::markSpinLoops() {
+  const auto& code = th_.code;
+  spinBackEdge_.assign(code.size(), false);
+  for (size_t pc = 0; pc < code.size(); ++pc) {
+    const Instr& br = code[pc];
+    if (br.op != Opcode::Bra || !info_.labels.count(br.target)) continue;
+    const size_t target = static_cast<size_t>(info_.labels.at(br.target));
+    if (target > pc) continue;
+    bool pure = true, afterExit = false;
+    for (size_t i = target; i < pc && pure; ++i) {
+      const Instr& in = code[i];
+      if (in.op == Opcode::Bra) {
+        const auto t = info_.labels.find(in.target);
+        if (t == info_.labels.end() || (t->second >= static_cast<int>(target) &&
+                                        t->second <= static_cast<int>(pc)))
+          pure = false;  // only exits may branch inside the loop
+        afterExit = true;
+        continue;
+      }
+      if (in.op == Opcode::Label) continue;
+      const bool computes = in.op == Opcode::Ld || in.op == Opcode::Mov || in.op == Opcode::Arith ||
+                            in.op == Opcode::Setp || in.op == Opcode::Selp;
+      pure = computes && in.guard.empty() && !afterExit;
+    }
+    spinBackEdge_[pc] = pure;
+  }
+}
+
 // Non-memory and write-only instructions: advance p in place.
 bool Interpreter::stepPure(Path& p, const Instr& in) {
   switch (in.op) {
@@ -383,6 +420,7 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       }
       if (!taken) break;
       const int target = info_.labels.at(in.target);
+      if (target <= p.pc && spinBackEdge_[p.pc]) return false;  // see markSpinLoops
       if (target <= p.pc && ++p.backJumps[p.pc] > unroll_) {
         out_.bounded = true;
         return false;
@@ -466,24 +504,31 @@ TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, 
   return Interpreter(prog, thread, domain, unroll).run();
 }
 
-// Values reach a location only through chains of writes; in an execution without thin-air cycles
-// (§8.10.4) such a chain is no longer than the number of writes, so iterating that many rounds
-// reaches every value a consistent execution can read.
+// Values reach a location only through chains of writes, each write of a chain a distinct event
+// of one execution; without thin-air cycles (§8.10.4) a chain is no longer than the number of
+// writes of an execution. Round k of the fixed point below adds the values made by chains of length
+// k, so it stops after (the most writes a path of each thread makes, summed) + 1 rounds.
 Domain valueDomain(const Program& prog, int unroll) {
   Domain dom(prog.locNames.size());
   for (size_t l = 0; l < dom.size(); ++l) dom[l].insert(prog.locInit[l]);
-  size_t bound = 2;
-  for (const auto& th : prog.test->threads) bound += th.code.size() * (unroll + 1);
-  for (size_t round = 0; round < bound; ++round) {
+  std::vector<size_t> maxWrites(prog.threads.size(), 0);
+  for (size_t round = 0;; ++round) {
     Domain next = dom;
     for (size_t t = 0; t < prog.threads.size(); ++t)
-      for (const auto& tr : enumerateTraces(prog, static_cast<int>(t), dom, unroll).traces)
+      for (const auto& tr : enumerateTraces(prog, static_cast<int>(t), dom, unroll).traces) {
+        size_t writes = 0;
         for (const auto& e : tr.events)
-          if (e.kind == EventKind::Write) next[e.loc].insert(e.value);
-    if (next == dom) break;
+          if (e.kind == EventKind::Write) {
+            next[e.loc].insert(e.value);
+            ++writes;
+          }
+        maxWrites[t] = std::max(maxWrites[t], writes);
+      }
+    size_t bound = 1;
+    for (size_t w : maxWrites) bound += w;
+    if (next == dom || round + 1 >= bound) return next;
     dom = std::move(next);
   }
-  return dom;
 }
 
 }  // namespace model

@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# End-to-end tests of the `litmus` program: golden output, exit codes, suite/JUnit/TSV, convert,
+# --graph, --timeout and the bad-input corpus, all through the command line.
+#
+#   bash tests/cli/run.sh PATH-TO-LITMUS [SOURCE-DIR]
+#   UPDATE=1 bash tests/cli/run.sh ...     # rewrite golden/*.expected and golden/*.json.expected
+#
+# Needs only bash, coreutils, diff, grep and awk. Prints `ok - ...` / `not ok - ...` per check,
+# then a total; exits 1 if any check failed, 2 on bad usage.
+set -u
+
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+  echo "usage: $0 PATH-TO-LITMUS [SOURCE-DIR]" >&2
+  exit 2
+fi
+LITMUS=$1
+SRC=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+case $LITMUS in /*) ;; *) LITMUS=$PWD/$LITMUS ;; esac
+case $SRC in /*) ;; *) SRC=$PWD/$SRC ;; esac
+if [ ! -x "$LITMUS" ]; then
+  echo "$0: '$LITMUS' is not an executable" >&2
+  exit 2
+fi
+HERE=$SRC/tests/cli
+BAD=$SRC/tests/bad-input
+UPDATE=${UPDATE:-0}
+export LC_ALL=C
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-cli.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+# Paths in the program's output (suite lines, error messages) are relative to this directory.
+cd "$HERE" || exit 2
+
+PASSED=0
+FAILED=0
+ok() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
+notok() {
+  FAILED=$((FAILED + 1))
+  echo "not ok - $1"
+  shift
+  local line
+  for line in "$@"; do printf '%s\n' "$line" | awk '{ print "#   " $0 }'; done
+}
+# check COND-EXIT-STATUS DESCRIPTION [DETAIL...]: ok when the previous test command succeeded.
+check() {
+  local status=$1
+  shift
+  if [ "$status" -eq 0 ]; then ok "$1"; else notok "$@"; fi
+}
+
+# lit ARGS...: run litmus with stdout in $OUT, stderr in $ERR and the exit status in $RC.
+# A hung run is killed after $GUARD seconds (exit 124) so that the script always ends.
+OUT=$TMP/stdout
+ERR=$TMP/stderr
+RC=0
+GUARD=20
+lit() {
+  timeout "$GUARD" "$LITMUS" "$@" >"$OUT" 2>"$ERR"
+  RC=$?
+}
+# What the last run did, for failure details.
+ran() {
+  echo "litmus $* -> exit $RC"
+  echo "stdout: $(head -c 2000 "$OUT")"
+  echo "stderr: $(head -c 2000 "$ERR")"
+}
+# Timing changes from run to run, and the number of candidates examined depends on how much the
+# engine prunes (an optimisation may change it without changing any result): both are masked.
+normalise() {
+  awk '{
+    if ($1 == "Time" && NF == 3) $3 = "X.XXX";
+    gsub(/"seconds":[0-9.eE+-]+/, "\"seconds\":X.XXX");
+    gsub(/"candidates":[0-9]+/, "\"candidates\":N");
+    print
+  }'
+}
+# The state lines of herd-style output: those between `States N` and `Ok`/`No`.
+states() {
+  awk '/^States / { on = 1; next } /^(Ok|No)$/ { on = 0 } on' "$1"
+}
+
+# --- 1. golden output -------------------------------------------------------------------------
+for f in golden/*.yaml golden/*.litmus; do
+  base=${f%.*}
+  for mode in herd json; do
+    if [ $mode = json ]; then exp=$base.json.expected; lit check --json "$f"
+    else exp=$base.expected; lit check "$f"; fi
+    normalise <"$OUT" >"$TMP/got"
+    what="golden $mode: $f"
+    if [ "$RC" -ne 0 ] || [ -s "$ERR" ]; then
+      notok "$what" "$(ran check "$f")"
+    elif [ "$UPDATE" = 1 ]; then
+      cp "$TMP/got" "$exp" && ok "$what (updated $exp)"
+    elif [ ! -f "$exp" ]; then
+      notok "$what" "missing $exp (run with UPDATE=1 to create it)"
+    elif diff -u "$exp" "$TMP/got" >"$TMP/diff"; then
+      ok "$what"
+    else
+      notok "$what" "$(cat "$TMP/diff")"
+    fi
+  done
+done
+
+# Every golden test that states an expectation meets it; the herd test states none.
+lit suite golden
+[ "$RC" -eq 0 ] && [ "$(cat "$OUT")" = "7 passed, 0 failed (1 without expectation)" ]
+check $? "suite over golden/: every expectation holds" "$(ran suite golden)"
+
+# --- 2. exit codes ----------------------------------------------------------------------------
+lit check golden/CoRR.yaml
+[ "$RC" -eq 0 ] && grep -qx 'Observation CoRR Never 0 3' "$OUT" && [ ! -s "$ERR" ]
+check $? "check exits 0 when the expectation holds" "$(ran check golden/CoRR.yaml)"
+
+w=wrong-expect/MP+rel.gpu+acq.gpu-wrong.yaml
+lit check "$w"
+[ "$RC" -eq 1 ] && grep -qx 'Observation MP+rel.gpu+acq.gpu-wrong Never 0 3' "$OUT" &&
+  [ "$(cat "$ERR")" = "$w: expectation failed: expected reachable, observation Never" ]
+check $? "check exits 1 and says why when the expectation is contradicted" "$(ran check "$w")"
+
+lit check golden/CoRR.yaml "$w" golden/SB+fence.sc.gpu.yaml
+[ "$RC" -eq 1 ] && [ "$(grep -c '^Test ' "$OUT")" -eq 3 ]
+check $? "check of several files exits 1 when one expectation fails, and prints all three" \
+  "$(ran check golden/CoRR.yaml "$w" golden/SB+fence.sc.gpu.yaml)"
+
+b=$BAD/two-scopes.yaml
+lit check "$b"
+[ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+  grep -q "^$b:[0-9][0-9]*:[0-9][0-9]*: error: " "$ERR"
+check $? "bad input: exit 2, nothing on stdout, 'file:line:col: error:' on stderr" "$(ran check "$b")"
+
+lit check golden/CoRR.yaml "$b" golden/SB+fence.sc.gpu.yaml
+[ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q "^$b:7:22: error: " "$ERR"
+check $? "several files, one bad: exit 2 and nothing at all on stdout" \
+  "$(ran check golden/CoRR.yaml "$b" golden/SB+fence.sc.gpu.yaml)"
+
+lit check golden/CoRR.yaml "$BAD/missing-header.litmus" "$BAD/two-scopes.yaml"
+[ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(wc -l <"$ERR")" -eq 2 ]
+check $? "several bad files: exit 2, one error line each, nothing on stdout" \
+  "$(ran check golden/CoRR.yaml "$BAD/missing-header.litmus" "$BAD/two-scopes.yaml")"
+
+lit check "$TMP/no-such-test.yaml"
+[ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && grep -q "^$TMP/no-such-test.yaml: error: " "$ERR"
+check $? "unreadable file: exit 2, 'path: error:' on stderr" "$(ran check "$TMP/no-such-test.yaml")"
+
+lit help
+[ "$RC" -eq 0 ] && [ "$(head -n 1 "$OUT")" = "usage: litmus COMMAND [OPTIONS] ..." ] && [ ! -s "$ERR" ]
+check $? "help exits 0 and prints the usage on stdout" "$(ran help)"
+
+# usage DESCRIPTION EXPECTED-FIRST-STDERR-LINE ARGS...: exit 2, the message, the usage, no stdout.
+usage() {
+  local what=$1 msg=$2
+  shift 2
+  lit "$@"
+  [ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(head -n 1 "$ERR")" = "$msg" ] &&
+    grep -qx 'usage: litmus COMMAND \[OPTIONS\] ...' "$ERR"
+  check $? "usage error, $what: exit 2" "$(ran "$@")"
+}
+usage "no command" "litmus: missing command"
+usage "unknown command" "litmus: unknown command 'frob'" frob golden/CoRR.yaml
+usage "unknown option" "litmus: unknown option --frob" check --frob golden/CoRR.yaml
+usage "missing value" "litmus: --timeout needs a value" check golden/CoRR.yaml --timeout
+usage "missing value of --engine" "litmus: --engine needs a value" check golden/CoRR.yaml --engine
+usage "bad number" "litmus: bad value 'soon' for --timeout" check --timeout soon golden/CoRR.yaml
+usage "unknown engine" "litmus: unknown engine 'warp'" check --engine warp golden/CoRR.yaml
+usage "check without files" "litmus: check needs at least one test file or directory" check
+usage "suite without files" "litmus: suite needs at least one test file or directory" suite
+usage "convert of two files" "litmus: convert takes exactly one file" convert \
+  golden/MP+fence.acq_rel.gpu-herd.litmus tsv/Manual/SB-relaxed.litmus
+
+# --- 3. suite ---------------------------------------------------------------------------------
+lit suite --junit "$TMP/junit.xml" suite
+[ "$RC" -eq 1 ] && [ "$(grep -c '^FAIL ' "$OUT")" -eq 1 ] &&
+  grep -qx 'FAIL suite/MP-fail.yaml: expected reachable, got observation Never (0 positive, 3 negative)' "$OUT" &&
+  [ "$(tail -n 1 "$OUT")" = "1 passed, 1 failed" ] && [ "$(wc -l <"$OUT")" -eq 2 ]
+check $? "suite: one FAIL line, '1 passed, 1 failed', exit 1" "$(ran suite --junit "$TMP/junit.xml" suite)"
+
+j=$TMP/junit.xml
+if [ ! -f "$j" ]; then
+  notok "suite --junit writes the report" "no $j"
+else
+  ok "suite --junit writes the report"
+  [ "$(head -n 1 "$j")" = '<?xml version="1.0" encoding="UTF-8"?>' ] &&
+    grep -q '^<testsuite name="litmus" tests="2" failures="1" errors="0" skipped="0" ' "$j" &&
+    [ "$(tail -n 1 "$j")" = "</testsuite>" ] && [ "$(grep -c '<testsuite' "$j")" -eq 1 ]
+  check $? "JUnit: XML declaration, one <testsuite> with the counts, closed at the end" "$(cat "$j")"
+  # One <testcase per test, each closed (self-closing or by </testcase>), tags balanced.
+  opened=$(grep -c '<testcase ' "$j")
+  closed=$(( $(grep -c '<testcase .*/>$' "$j") + $(grep -c '</testcase>' "$j") ))
+  [ "$opened" -eq 2 ] && [ "$closed" -eq 2 ]
+  check $? "JUnit: one <testcase per test, each closed" "$(cat "$j")"
+  # The single <failure belongs to the failing test.
+  owner=$(awk '/<testcase / { name = $0 } /<failure / { print name }' "$j")
+  [ "$(grep -c '<failure ' "$j")" -eq 1 ] && case $owner in *'name="MP+rel.gpu+acq.gpu-wrong"'*) true ;; *) false ;; esac
+  check $? "JUnit: one <failure, inside the failing test's <testcase" "$(cat "$j")"
+  # No raw '<', '>' or '&' inside attribute values (a cheap well-formedness check).
+  ! grep -v '^<?xml' "$j" | awk -F'"' '{ for (i = 2; i <= NF; i += 2) if ($i ~ /[<>]|&[^a-z#]/) bad = 1 } END { exit !bad }'
+  check $? "JUnit: attribute values are escaped" "$(cat "$j")"
+fi
+
+lit suite --json suite
+[ "$RC" -eq 1 ] && [ "$(grep -c '^{"path":' "$OUT")" -eq 2 ] &&
+  grep -q '^{"path":"suite/MP-fail.yaml","verdict":"FAIL","expected":"reachable",' "$OUT" &&
+  [ "$(tail -n 1 "$OUT")" = "1 passed, 1 failed" ]
+check $? "suite --json: one JSON line per test, then the summary" "$(ran suite --json suite)"
+
+# The TSV overrides the tests' own `expect` (CoRR.yaml says unreachable, the TSV reachable) and
+# supplies one for the herd files, which have none. Two rows for one test (two models) agree.
+lit suite --expected tsv/EXPECTED.tsv tsv
+[ "$RC" -eq 1 ] && [ "$(wc -l <"$OUT")" -eq 2 ] &&
+  grep -qx 'FAIL tsv/Shapes/CoRR.yaml: expected reachable, got observation Never (0 positive, 3 negative)' "$OUT" &&
+  [ "$(tail -n 1 "$OUT")" = "2 passed, 1 failed" ]
+check $? "suite --expected TSV: expectations come from the TSV" "$(ran suite --expected tsv/EXPECTED.tsv tsv)"
+
+lit suite tsv
+[ "$RC" -eq 0 ] && [ "$(cat "$OUT")" = "1 passed, 0 failed (2 without expectation)" ]
+check $? "suite without --expected: the same tests use their own expect" "$(ran suite tsv)"
+
+for t in tsv/malformed-columns.tsv tsv/malformed-expectation.tsv; do
+  lit suite --expected "$t" tsv
+  [ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q "^$t:2:1: error: " "$ERR"
+  check $? "suite --expected $t: exit 2, 'file:line:col: error:', no stdout" "$(ran suite --expected "$t" tsv)"
+done
+lit suite --expected "$TMP/none.tsv" tsv
+[ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && grep -q "^$TMP/none.tsv: error: " "$ERR"
+check $? "suite --expected with a missing TSV: exit 2" "$(ran suite --expected "$TMP/none.tsv" tsv)"
+
+# --- 4. convert -------------------------------------------------------------------------------
+for f in golden/*.litmus tsv/Manual/*.litmus convert/*.litmus; do
+  lit convert "$f"
+  if [ "$RC" -ne 0 ] || [ ! -s "$OUT" ] || [ -s "$ERR" ]; then
+    notok "convert $f" "$(ran convert "$f")"
+    continue
+  fi
+  y=$TMP/$(basename "${f%.litmus}").yaml
+  cp "$OUT" "$y"
+  lit check "$f"; cp "$OUT" "$TMP/orig"; rc1=$RC
+  lit check "$y"; cp "$OUT" "$TMP/conv"; rc2=$RC
+  states "$TMP/orig" >"$TMP/orig.states"
+  states "$TMP/conv" >"$TMP/conv.states"
+  [ "$rc1" -eq 0 ] && [ "$rc2" -eq 0 ] && [ -s "$TMP/orig.states" ] &&
+    diff -u "$TMP/orig.states" "$TMP/conv.states" >"$TMP/diff" &&
+    [ "$(grep '^Observation ' "$TMP/orig")" = "$(grep '^Observation ' "$TMP/conv")" ]
+  check $? "convert $f: the YAML checks to the same states" "$(cat "$TMP/diff")" \
+    "original (exit $rc1):" "$(cat "$TMP/orig")" "converted (exit $rc2):" "$(cat "$TMP/conv")"
+done
+
+# --- 5. --graph -------------------------------------------------------------------------------
+g=$TMP/graphs
+lit check --graph "$g" golden/MP+rel.gpu+acq.gpu.yaml
+normalise <"$OUT" >"$TMP/got"
+[ "$RC" -eq 0 ] && diff -q golden/MP+rel.gpu+acq.gpu.expected "$TMP/got" >/dev/null
+check $? "check --graph: same output, exit 0" "$(ran check --graph "$g" golden/MP+rel.gpu+acq.gpu.yaml)"
+n=$(ls "$g" 2>/dev/null | grep -c '^MP+rel\.gpu+acq\.gpu\.state-[0-9][0-9]*\.dot$')
+[ "$n" -eq 3 ]
+check $? "--graph writes NAME.state-K.dot per allowed state (3)" "$(ls -l "$g" 2>&1)"
+fd=$g/MP+rel.gpu+acq.gpu.forbidden.dot
+[ -f "$fd" ] && grep -Eq 'Causality|Coherence|Atomicity|SC per location|Fence-SC|No-Thin-Air' "$fd"
+check $? "--graph writes NAME.forbidden.dot naming the violated axiom" "$(ls -l "$g" 2>&1)" "$(head -n 5 "$fd" 2>&1)"
+bad=
+for d in "$g"/*.dot; do
+  [ "$(head -c 7 "$d")" = digraph ] && [ "$(awk 'NF { last = $0 } END { print last }' "$d")" = "}" ] || bad="$bad $d"
+done
+[ -z "$bad" ]
+check $? "every .dot starts with 'digraph' and ends with '}'" "bad:$bad"
+
+g2=$TMP/graphs-allowed
+lit check --graph "$g2" golden/MP+rel.cta+acq.cta-diffcta.yaml
+[ "$RC" -eq 0 ] && [ "$(ls "$g2" | grep -c '\.state-[0-9][0-9]*\.dot$')" -eq 4 ] &&
+  ! ls "$g2" | grep -q 'forbidden'
+check $? "--graph on an allowed outcome: a graph per state (4), no forbidden.dot" "$(ls -l "$g2" 2>&1)"
+
+# --- 6. timeout -------------------------------------------------------------------------------
+# Four threads, each with three relaxed stores and three relaxed loads of one location: millions of
+# candidates, so a microsecond can never be enough.
+# If the first run ignores the timeout and has to be killed, the others are not run, so that the
+# script still ends within a minute.
+GUARD=10
+s=timeout/coherence-storm.yaml
+lit check --timeout 0.000001 "$s"
+[ "$RC" -eq 3 ] && grep -q '^Unknown ' "$OUT" && grep -qx 'Observation coherence-storm Unknown' "$OUT" &&
+  grep -q '^Time coherence-storm ' "$OUT"
+check $? "check --timeout 0.000001 on a big test: Unknown, exit 3" "$(ran check --timeout 0.000001 "$s")"
+if [ "$RC" -eq 124 ]; then
+  notok "check --json --timeout: not run, check --timeout did not stop within $GUARD s"
+  notok "suite --timeout: not run, check --timeout did not stop within $GUARD s"
+else
+  lit check --json --timeout 0.000001 "$s"
+  [ "$RC" -eq 3 ] && grep -q '^{"test":"coherence-storm",.*"status":"unknown","detail":"timeout' "$OUT" &&
+    ! grep -q '"observation"' "$OUT"
+  check $? "check --json --timeout: status unknown, no observation, exit 3" \
+    "$(ran check --json --timeout 0.000001 "$s")"
+
+  lit suite --timeout 0.5 "$s" golden/CoRR.yaml
+  [ "$RC" -ne 0 ] && [ "$(grep -c '^UNKNOWN timeout/coherence-storm.yaml: timeout' "$OUT")" -eq 1 ] &&
+    [ "$(tail -n 1 "$OUT")" = "1 passed, 1 failed" ]
+  check $? "suite --timeout: an UNKNOWN line, counted as failed" \
+    "$(ran suite --timeout 0.5 "$s" golden/CoRR.yaml)"
+fi
+GUARD=20
+
+# --- 7. bad input -----------------------------------------------------------------------------
+nbad=0
+for f in "$BAD"/*.yaml "$BAD"/*.yml "$BAD"/*.litmus; do
+  [ -f "$f" ] || continue
+  nbad=$((nbad + 1))
+  case $f in
+    *.litmus) exp=$(head -n 1 "$f.expect" 2>/dev/null) ;;
+    *) exp=$(head -n 1 "$f"); exp=${exp#"# expect: "} ;;
+  esac
+  lit check "$f"
+  got=$(cat "$ERR")
+  got=${got//"$f"/FILE}
+  [ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(wc -l <"$ERR")" -eq 1 ] && [ "$got" = "$exp" ]
+  check $? "bad input ${f#"$SRC/"}" "$(ran check "$f")" "expected stderr: $exp"
+done
+[ "$nbad" -ge 30 ]
+check $? "bad-input corpus has at least 30 files ($nbad)"
+
+# ----------------------------------------------------------------------------------------------
+echo "$PASSED passed, $FAILED failed, $((PASSED + FAILED)) checks"
+[ "$FAILED" -eq 0 ]
