@@ -31,13 +31,21 @@ struct Execution {
   litmus::State state;
 };
 
-// Why a candidate execution is not allowed: the axiom it violates and a cycle (or offending edge).
+// One step of an explanation: an edge of a named relation between two events.
+struct Step {
+  int from, to;
+  std::string relation;  // "po", "rf", "co", "fr", "cause", "sc", "bc", "dep", "rmw", "not co"
+};
+
+// Why a candidate execution is not allowed: the axiom it violates, the relation the axiom
+// constrains, and the steps of the cycle (or the offending pair) that breaks it.
 struct Violation {
   Execution execution;
   model::Axiom axiom;
-  std::string relation;         // the relation the axiom constrains, in model terms
-  std::vector<int> cycle;       // events v0 -> v1 -> ... -> v0 (or the offending pair)
+  std::string relation;
+  std::vector<Step> steps;
 };
+std::string describe(const litmus::Test&, const Violation&);  // one line per step
 
 struct Result {
   litmus::Outcome outcome;

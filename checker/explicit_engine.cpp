@@ -1,4 +1,5 @@
 #include "checker/explicit_engine.h"
+#include "checker/explain.h"
 
 #include <algorithm>
 #include <chrono>
@@ -80,7 +81,7 @@ class Enumerator {
   bool forEachCo(const Candidate& c, const BitRel& rf, const BitRel& sc,
                  const model::Derived<BitRel>& d, bool prune, const Visit& f);
   bool totalOrders(const Candidate& c, const std::vector<int>& ws, const BitRel& rf,
-                   const BitRel& forced,
+                   const BitRel& forced, bool prune,
                    const std::function<bool(const BitRel&)>& viable, BitRel& co,
                    const std::function<bool(BitRel&)>& next);
   bool partialOrders(const Candidate& c, const std::vector<int>& ws,
@@ -264,7 +265,7 @@ bool Enumerator::forEachCo(const Candidate& c, const BitRel& rf, const BitRel& s
       for (size_t j = i + 1; j < ws.size(); ++j) total = total && c.s.ms.get(ws[i], ws[j]);
     if (ws.empty()) return perLoc(l + 1, co);
     auto next = [&](BitRel& co) { return perLoc(l + 1, co); };
-    return total ? totalOrders(c, ws, rf, forced, viable, co, next)
+    return total ? totalOrders(c, ws, rf, forced, prune, viable, co, next)
                  : partialOrders(c, ws, viable, co, next);
   };
   return perLoc(0, co);
@@ -274,7 +275,7 @@ bool Enumerator::forEachCo(const Candidate& c, const BitRel& rf, const BitRel& s
 // only after its forced predecessors; and while an RMW has read from a write already placed but
 // its own write is not placed, nothing morally strong with it may come in between (Atomicity).
 bool Enumerator::totalOrders(const Candidate& c, const std::vector<int>& ws, const BitRel& rf,
-                             const BitRel& forced,
+                             const BitRel& forced, bool prune,
                              const std::function<bool(const BitRel&)>& viable, BitRel& co,
                              const std::function<bool(BitRel&)>& next) {
   std::vector<int> placed;
@@ -291,6 +292,7 @@ bool Enumerator::totalOrders(const Candidate& c, const std::vector<int>& ws, con
       for (size_t j = 0; j < ws.size() && ok; ++j)
         if (!used[j] && j != i && (forced.get(ws[j], x) || c.s.po_loc.get(ws[j], x))) ok = false;
       for (auto [r, w] : c.g.rmw) {
+        if (!prune) break;
         const auto wi = std::find(ws.begin(), ws.end(), w);
         if (w == x || wi == ws.end() || used[wi - ws.begin()]) continue;
         const int src = source[r];
@@ -416,18 +418,6 @@ void recordRaces(const Candidate& c, const BitRel& cause,
     }
 }
 
-std::string relationText(Axiom a) {
-  switch (a) {
-    case Axiom::Coherence: return "[W];cause;[W] & loc must be in co";
-    case Axiom::FenceSc: return "sc;bc";
-    case Axiom::Atomicity: return "((ms & fr);(ms & co)) & rmw";
-    case Axiom::NoThinAir: return "rf | dep";
-    case Axiom::ScPerLocation: return "(ms & (rf | co | fr)) | po_loc";
-    case Axiom::Causality: return "(rf | fr);cause";
-  }
-  return "";
-}
-
 // Finds a candidate execution whose final state is the outcome the condition asks about, and
 // which the model rejects: the picture of why that outcome is forbidden.
 std::optional<Violation> Enumerator::explain() {
@@ -441,15 +431,7 @@ std::optional<Violation> Enumerator::explain() {
         const litmus::State st = *target;
         ExplicitCheck chk;
         if (model::axioms(cc.s, x, d, chk)) return true;
-        Violation v{Execution{cc.g, x.rf, x.co, x.sc, st}, *chk.failed, relationText(*chk.failed), {}};
-        const auto& con = chk.failedOn;
-        if (con.shape == model::Shape::Subset) {
-          for (auto [a, b] : (con.r - con.sup).edges()) { v.cycle = {a, b}; break; }
-        } else if (con.shape == model::Shape::Empty) {
-          for (auto [a, b] : con.r.edges()) { v.cycle = {a, b}; break; }
-        } else {
-          v.cycle = model::findCycle(con.r);
-        }
+        Violation v = explainViolation(Execution{cc.g, x.rf, x.co, x.sc, st}, cc.s, d, *chk.failed);
         found = std::move(v);
         return false;
   });

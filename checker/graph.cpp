@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -75,13 +76,18 @@ std::string executionDot(const litmus::Test& test, const Execution& x, const std
         os << "    e" << i << " [label=\"" << eventLabel(test, x, i) << "\"];\n";
     os << "  }\n";
   }
-  std::set<std::pair<int, int>> hot;
+  std::map<std::pair<int, int>, std::string> hot;  // steps of the violation, by edge
   if (v)
-    for (size_t i = 0; i + 1 < v->cycle.size(); ++i) hot.emplace(v->cycle[i], v->cycle[i + 1]);
-  auto edge = [&](int a, int b, const char* name, const char* colour) {
+    for (const auto& st : v->steps) hot[{st.from, st.to}] = st.relation;
+  auto edge = [&](int a, int b, const std::string& name, const char* colour) {
     os << "  e" << a << " -> e" << b << " [label=\"" << name << "\", color=" << colour
-       << ", fontcolor=" << colour << (hot.count({a, b}) ? ", penwidth=3" : "") << "];\n";
-    hot.erase({a, b});
+       << ", fontcolor=" << colour;
+    const auto it = hot.find({a, b});
+    if (it != hot.end() && it->second == name) {
+      os << ", penwidth=3";
+      hot.erase(it);
+    }
+    os << "];\n";
   };
   model::BitRel po(n);
   for (int a = 0; a < n; ++a)
@@ -92,9 +98,9 @@ std::string executionDot(const litmus::Test& test, const Execution& x, const std
   for (auto [a, b] : immediate(x.co)) edge(a, b, "co", "blue");
   for (auto [a, b] : (inv(x.rf) * x.co).edges()) edge(a, b, "fr", "orange");
   for (auto [a, b] : immediate(x.sc)) edge(a, b, "sc", "purple");
-  // Cycle edges that are derived relations (cause, sw, ...) rather than base ones.
-  for (auto [a, b] : hot)
-    os << "  e" << a << " -> e" << b << " [label=\"" << dotEscape(v->relation)
+  // Steps that are derived relations (cause, bc, dep, ...) rather than base ones drawn above.
+  for (const auto& [edge, name] : hot)
+    os << "  e" << edge.first << " -> e" << edge.second << " [label=\"" << dotEscape(name)
        << "\", style=dashed, penwidth=3, color=darkgreen, fontcolor=darkgreen];\n";
   os << "}\n";
   return os.str();

@@ -33,6 +33,8 @@ options (check, suite):
                      (check: exit 3; suite: counted as failed, exit 1)
 check:
   --json             one JSON object per test, one per line
+  --explain          for an outcome the condition asks about that the model forbids, print a
+                     candidate execution's violated axiom and the cycle that breaks it
   --graph DIR        DOT (and SVG, if Graphviz is installed) of a witness per allowed state
                      and of a candidate that shows why a forbidden outcome is forbidden
 suite:
@@ -46,7 +48,7 @@ struct Args {
   std::string command;
   std::vector<std::string> paths;
   checker::Options opt;
-  bool json = false;
+  bool json = false, explain = false;
   std::string graphDir, expected, junit;
 };
 
@@ -72,6 +74,7 @@ Args parseArgs(int argc, char** argv) {
       return argv[++i];
     };
     if (s == "--json") a.json = true;
+    else if (s == "--explain") a.explain = true;
     else if (s == "--graph") a.graphDir = value();
     else if (s == "--expected") a.expected = value();
     else if (s == "--junit") a.junit = value();
@@ -113,7 +116,8 @@ int cmdCheck(const Args& a) {
   const auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
   if (bad) return 2;
   checker::Options opt = a.opt;
-  opt.witnesses = opt.explain = !a.graphDir.empty();
+  opt.witnesses = !a.graphDir.empty();
+  opt.explain = a.explain || opt.witnesses;
   int rc = 0;
   for (const auto& t : tests) {
     checker::Result r;
@@ -132,6 +136,15 @@ int cmdCheck(const Args& a) {
       litmus::printHerd(os, r.outcome);
     }
     std::cout << os.str() << std::flush;
+    const bool targetForbidden = t.quantifier == litmus::Quantifier::Forall ? r.outcome.negative == 0
+                                                                            : r.outcome.positive == 0;
+    if (opt.explain && !a.json && r.outcome.status == litmus::Status::Done && !r.violation &&
+        targetForbidden)
+      std::cout << "Forbidden: no candidate execution reaches the outcome: the values it needs are "
+                   "never written (§8.10.4 No-Thin-Air rules out values from nowhere)\n\n";
+    if (r.violation && !a.json)
+      std::cout << "Forbidden " << litmus::formatState(t.observed, r.violation->execution.state) << " "
+                << checker::describe(t, *r.violation) << "\n";
     if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
     if (r.outcome.status != litmus::Status::Done) rc = std::max(rc, 3);
     else if (!r.outcome.meets(t.expect)) {
