@@ -138,11 +138,11 @@ int cmdCheck(const Args& a) {
     std::cout << os.str() << std::flush;
     const bool targetForbidden = t.quantifier == litmus::Quantifier::Forall ? r.outcome.negative == 0
                                                                             : r.outcome.positive == 0;
-    if (opt.explain && !a.json && r.outcome.status == litmus::Status::Done && !r.violation &&
+    if (a.explain && !a.json && r.outcome.status == litmus::Status::Done && !r.violation &&
         targetForbidden)
       std::cout << "Forbidden: no candidate execution reaches the outcome: the values it needs are "
                    "never written (§8.10.4 No-Thin-Air rules out values from nowhere)\n\n";
-    if (r.violation && !a.json)
+    if (a.explain && r.violation && !a.json)
       std::cout << "Forbidden " << litmus::formatState(t.observed, r.violation->execution.state) << " "
                 << checker::describe(t, *r.violation) << "\n";
     if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
