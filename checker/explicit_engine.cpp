@@ -470,6 +470,7 @@ Result Enumerator::run() {
   out.quantifier = test_.quantifier;
   out.condition = litmus::formatCondition(test_.condition);
   out.candidates = examined;
+  if (res.bounded) out.loopBound = opt_.unroll;
   for (auto& [st, slot] : seen) {
     const bool sat = litmus::evalCondition(test_.condition, test_.observed, st);
     out.states.push_back(st);

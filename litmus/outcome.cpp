@@ -88,6 +88,9 @@ void printHerd(std::ostream& os, const Outcome& o) {
   os << "Condition " << toString(o.quantifier) << " " << o.condition << "\n";
   os << "Observation " << o.test << " " << toString(o.observation()) << " " << o.positive << " "
      << o.negative << "\n";
+ if (o.loopBound >= 0)
+    os << "Bounded: paths taking a backward branch more than " << o.loopBound
+       << " times were not explored (--unroll)\n";
   for (const auto& r : o.races)
     os << "Race " << r.first << " <-> " << r.second << " (" << r.why << ")\n";
   os << "Time " << o.test << " " << seconds(o.seconds) << "\n\n";
@@ -136,7 +139,9 @@ void printJson(std::ostream& os, const Outcome& o) {
   for (size_t i = 0; i < o.races.size(); ++i)
     os << (i ? "," : "") << "{\"first\":" << q(o.races[i].first) << ",\"second\":"
        << q(o.races[i].second) << ",\"why\":" << q(o.races[i].why) << "}";
-  os << "],\"seconds\":" << seconds(o.seconds) << "}";
+  os << "]";
+  if (o.loopBound >= 0) os << ",\"unroll_bound_hit\":" << o.loopBound;
+  os << ",\"seconds\":" << seconds(o.seconds) << "}";
 }
 
 namespace {

@@ -45,6 +45,7 @@ struct Outcome {
   std::string condition;            // as printed in herd style
   std::vector<Race> races;          // empty: race free
   double seconds = 0;
+  int loopBound = -1;               // >= 0: some paths took more backward jumps and were dropped
   std::string engine;               // "explicit" / "smt"
 
   bool validated() const;           // herd's Ok/No
