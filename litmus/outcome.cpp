@@ -47,7 +47,10 @@ std::string formatState(const std::vector<Term>& observed, const State& s) {
   std::string out;
   for (size_t i = 0; i < observed.size() && i < s.values.size(); ++i) {
     if (i) out += ' ';
-    out += formatTerm(observed[i]) + "=" + std::to_string(s.values[i]) + ";";
+    out += formatTerm(observed[i]);
+    out += '=';
+    out += std::to_string(s.values[i]);
+    out += ';';
   }
   return out;
 }
@@ -118,7 +121,12 @@ std::string jsonEscape(const std::string& s) {
 }
 
 void printJson(std::ostream& os, const Outcome& o) {
-  auto q = [](const std::string& s) { return "\"" + jsonEscape(s) + "\""; };
+  auto q = [](const std::string& s) {
+    std::string out(1, '"');
+    out += jsonEscape(s);
+    out += '"';
+    return out;
+  };
   os << "{\"test\":" << q(o.test) << ",\"engine\":" << q(o.engine)
      << ",\"status\":" << q(o.status == Status::Done ? "done" : "unknown");
   if (!o.statusDetail.empty()) os << ",\"detail\":" << q(o.statusDetail);
