@@ -1,6 +1,10 @@
 #include "checker/checker.h"
 
 #include "checker/explicit_engine.h"
+#include "checker/smt_engine.h"
+
+#include <set>
+#include <sstream>
 
 namespace checker {
 
@@ -20,15 +24,48 @@ std::optional<Engine> parseEngine(const std::string& s) {
   return std::nullopt;
 }
 
+namespace {
+
+// Runs both engines and compares their sets of allowed final states.
+Result checkBoth(const litmus::Test& test, const Options& options) {
+  Result e = checkExplicit(test, options);
+  Result s = checkSmt(test, options);
+  if (e.outcome.status != litmus::Status::Done) return e;
+  if (s.outcome.status != litmus::Status::Done) return s;
+  const std::set<litmus::State> a(e.outcome.states.begin(), e.outcome.states.end());
+  const std::set<litmus::State> b(s.outcome.states.begin(), s.outcome.states.end());
+  if (a != b) {
+    std::ostringstream os;
+    os << "engines disagree on " << test.name << ":";
+    for (const auto& st : a)
+      if (!b.count(st)) os << " [explicit only: " << litmus::formatState(test.observed, st) << "]";
+    for (const auto& st : b)
+      if (!a.count(st)) os << " [smt only: " << litmus::formatState(test.observed, st) << "]";
+    e.mismatch = os.str();
+  }
+  e.outcome.engine = "both";
+  e.outcome.seconds += s.outcome.seconds;
+  return e;
+}
+
+// Auto: the explicit engine is fastest on litmus-sized tests; past this many instructions its
+// enumeration grows faster than the solver's work.
+constexpr size_t kAutoSmtInstructions = 40;
+
+}  // namespace
+
 Result check(const litmus::Test& test, const Options& options) {
   switch (options.engine) {
-    case Engine::Auto:
+    case Engine::Auto: {
+      size_t instrs = 0;
+      for (const auto& th : test.threads) instrs += th.code.size();
+      return instrs > kAutoSmtInstructions ? checkSmt(test, options) : checkExplicit(test, options);
+    }
     case Engine::Explicit: return checkExplicit(test, options);
-    case Engine::Smt:
-    case Engine::Both: break;
+    case Engine::Smt: return checkSmt(test, options);
+    case Engine::Both: return checkBoth(test, options);
   }
-  throw litmus::Error({test.file, 0, 0}, std::string("engine '") + toString(options.engine) +
-                                             "' is not available yet");
+  return checkExplicit(test, options);
 }
 
 }  // namespace checker

@@ -52,6 +52,7 @@ struct Result {
   std::vector<Execution> witnesses;     // one per allowed state, same order as outcome.states
   std::optional<Violation> violation;   // set when explain and the condition's outcome is forbidden
   bool bounded = false;                 // some path hit the loop bound
+  std::string mismatch;                 // --engine both: how the engines' state sets differ
 };
 
 Result check(const litmus::Test& test, const Options& options);

@@ -74,7 +74,13 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt,
       auto it = tsv.find(rel);
       e.expected = it == tsv.end() ? litmus::Expect::None : it->second;
     }
-    e.outcome = check(t, opt.check).outcome;
+    Result r = check(t, opt.check);
+    e.outcome = std::move(r.outcome);
+    if (!r.mismatch.empty()) {
+      e.verdict = Verdict::Fail;
+      e.message = r.mismatch;
+      return e;
+    }
   } catch (const litmus::Error& err) {
     e.verdict = Verdict::Error;
     e.message = err.what();

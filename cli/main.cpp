@@ -146,6 +146,10 @@ int cmdCheck(const Args& a) {
       std::cout << "Forbidden " << litmus::formatState(t.observed, r.violation->execution.state) << " "
                 << checker::describe(t, *r.violation) << "\n";
     if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
+    if (!r.mismatch.empty()) {
+      std::cerr << t.file << ": " << r.mismatch << "\n";
+      rc = std::max(rc, 1);
+    }
     if (r.outcome.status != litmus::Status::Done) rc = std::max(rc, 3);
     else if (!r.outcome.meets(t.expect)) {
       std::cerr << t.file << ": expectation failed: expected " << litmus::toString(t.expect)

@@ -1,0 +1,345 @@
+#include "checker/smt_engine.h"
+
+#include <chrono>
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "checker/symrel.h"
+#include "model/ptx_model.h"
+#include "model/relations.h"
+#include "model/semantics.h"
+
+namespace checker {
+
+using model::Axiom;
+using model::BitRel;
+using model::Event;
+using model::EventKind;
+
+namespace {
+
+// The solver behind an RAII handle; every answer is explicit and "unknown" is never an answer.
+class Smt {
+ public:
+  enum class Answer { Sat, Unsat, Unknown };
+  Smt() : solver_(ctx_) {}
+  z3::context& ctx() { return ctx_; }
+  void add(const z3::expr& e) { solver_.add(e); }
+  void add(const Term& t) {
+    if (!t.isTrue()) solver_.add(t.expr(ctx_));
+  }
+  Answer check(double secondsLeft) {
+    if (secondsLeft > 0) solver_.set("timeout", static_cast<unsigned>(std::max(1.0, secondsLeft * 1000)));
+    switch (solver_.check()) {
+      case z3::sat: return Answer::Sat;
+      case z3::unsat: return Answer::Unsat;
+      default: return Answer::Unknown;
+    }
+  }
+  z3::model model() { return solver_.get_model(); }
+  z3::expr fresh(const char* prefix, bool isInt = false) {
+    const std::string name = prefix + std::to_string(next_++);
+    return isInt ? ctx_.int_const(name.c_str()) : ctx_.bool_const(name.c_str());
+  }
+
+ private:
+  z3::context ctx_;
+  z3::solver solver_;
+  int next_ = 0;
+};
+
+model::Static<SymRel> lift(z3::context* c, const model::Static<BitRel>& s) {
+  auto k = [&](const BitRel& r) { return SymRel::constant(c, r); };
+  model::Static<SymRel> o;
+  o.W = k(s.W); o.M = k(s.M); o.RelW = k(s.RelW); o.StrongW = k(s.StrongW);
+  o.StrongR = k(s.StrongR); o.AcqR = k(s.AcqR); o.FRel = k(s.FRel); o.FAcq = k(s.FAcq);
+  o.po = k(s.po); o.po_loc = k(s.po_loc); o.loc = k(s.loc); o.ms = k(s.ms); o.rmw = k(s.rmw);
+  o.dep = k(s.dep); o.ppStatic = k(s.ppStatic);
+  for (const auto& [f, cov] : s.proxyFences) o.proxyFences.emplace_back(k(f), k(cov));
+  return o;
+}
+
+// Asserts each constraint of the model: acyclicity through integer ranks.
+struct SymbolicCheck {
+  Smt& smt;
+  bool operator()(Axiom, const model::Constraint<SymRel>& c) {
+    const int n = c.r.size();
+    switch (c.shape) {
+      case model::Shape::Acyclic: {
+        std::vector<z3::expr> rank;
+        for (int i = 0; i < n; ++i) rank.push_back(smt.fresh("rank", true));
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j)
+            if (!c.r.at(i, j).isFalse())
+              smt.add(z3::implies(c.r.at(i, j).expr(smt.ctx()), rank[i] < rank[j]));
+        break;
+      }
+      case model::Shape::Irreflexive:
+        for (int i = 0; i < n; ++i) smt.add(!c.r.at(i, i));
+        break;
+      case model::Shape::Empty:
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) smt.add(!c.r.at(i, j));
+        break;
+      case model::Shape::Subset:
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) smt.add(!c.r.at(i, j) || c.sup.at(i, j));
+        break;
+    }
+    return true;
+  }
+};
+
+// Traces of one thread that execute the same instructions: they share their events and differ in
+// the values read and written, which become variables.
+struct PathGroup {
+  std::vector<const model::Trace*> traces;
+};
+
+std::vector<PathGroup> groupByPath(const model::TraceSet& ts) {
+  std::map<std::vector<std::pair<int, int>>, size_t> index;
+  std::vector<PathGroup> groups;
+  for (const auto& tr : ts.traces) {
+    std::vector<std::pair<int, int>> key;
+    for (const auto& e : tr.events) key.emplace_back(e.instr, static_cast<int>(e.kind));
+    auto [it, fresh] = index.emplace(key, groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].traces.push_back(&tr);
+  }
+  return groups;
+}
+
+class SmtEnumerator {
+ public:
+  SmtEnumerator(const litmus::Test& t, const Options& o) : test_(t), opt_(o) {}
+  Result run();
+
+ private:
+  const litmus::Test& test_;
+  const Options& opt_;
+  model::Program prog_;
+  std::chrono::steady_clock::time_point start_;
+  std::set<litmus::State> states_;
+  bool unknown_ = false;
+
+  double secondsLeft() const {
+    if (opt_.timeoutSeconds <= 0) return 0;
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return std::max(0.001, opt_.timeoutSeconds - el);
+  }
+  void solveCombination(const std::vector<const PathGroup*>& pick);
+};
+
+void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) {
+  Smt smt;
+  z3::context& c = smt.ctx();
+  model::EventGraph g;
+  std::vector<int> initOf;
+  for (size_t l = 0; l < prog_.locNames.size(); ++l) {
+    Event e;
+    e.kind = EventKind::Init;
+    e.loc = static_cast<int>(l);
+    e.va = prog_.vaOf(prog_.locNames[l]);
+    e.value = prog_.locInit[l];
+    e.scope = litmus::Scope::Sys;
+    initOf.push_back(static_cast<int>(g.events.size()));
+    g.events.push_back(e);
+  }
+  // Per event: its value as a term over the thread's trace selector.
+  std::vector<z3::expr> value;
+  for (const auto& e : g.events) value.push_back(c.int_val(e.value));
+  std::vector<std::vector<z3::expr>> sel(pick.size());
+  std::vector<int> offset;
+  for (size_t t = 0; t < pick.size(); ++t) {
+    const auto& traces = pick[t]->traces;
+    for (size_t k = 0; k < traces.size(); ++k) sel[t].push_back(smt.fresh("sel"));
+    z3::expr_vector one(c);
+    for (auto& s : sel[t]) one.push_back(s);
+    smt.add(z3::atleast(one, 1) && z3::atmost(one, 1));
+    const model::Trace& rep = *traces.front();
+    const int off = static_cast<int>(g.events.size());
+    offset.push_back(off);
+    for (size_t i = 0; i < rep.events.size(); ++i) {
+      g.events.push_back(rep.events[i]);
+      z3::expr v = c.int_val(traces.back()->events[i].value);
+      for (size_t k = traces.size() - 1; k-- > 0;)
+        v = z3::ite(sel[t][k], c.int_val(traces[k]->events[i].value), v);
+      value.push_back(v);
+    }
+    for (auto [a, b] : rep.rmw) g.rmw.emplace_back(a + off, b + off);
+    for (auto [a, b] : rep.dep) g.dep.emplace_back(a + off, b + off);
+  }
+  const int n = static_cast<int>(g.events.size());
+  if (n > model::kMaxEvents) throw litmus::Error({test_.file, 0, 0}, "test too large");
+  const model::Static<SymRel> s = lift(&c, model::staticRelations(g));
+  const auto& ev = g.events;
+
+  // Reads-from: each read reads exactly one write of its location, with the value it returned.
+  SymRel rf(&c, n);
+  for (int r = 0; r < n; ++r) {
+    if (!ev[r].isRead()) continue;
+    z3::expr_vector choices(c);
+    for (int w = 0; w < n; ++w) {
+      if (!ev[w].isWrite() || ev[w].loc != ev[r].loc) continue;
+      z3::expr x = smt.fresh("rf");
+      smt.add(z3::implies(x, value[w] == value[r]));
+      rf.at(w, r) = Term::of(x);
+      choices.push_back(x);
+    }
+    if (choices.empty()) return;
+    smt.add(z3::atleast(choices, 1) && z3::atmost(choices, 1));
+  }
+  // Coherence: a strict partial order per location, initial write first, morally strong pairs
+  // ordered (§8.9.6, docs/model.md D8).
+  SymRel co(&c, n);
+  std::vector<std::vector<int>> byLoc(prog_.locNames.size());
+  for (int w = 0; w < n; ++w)
+    if (ev[w].kind == EventKind::Write) byLoc[ev[w].loc].push_back(w);
+  for (size_t l = 0; l < byLoc.size(); ++l) {
+    for (int w : byLoc[l]) co.at(initOf[l], w) = Term::constant(true);
+    const auto& ws = byLoc[l];
+    for (size_t i = 0; i < ws.size(); ++i)
+      for (size_t j = i + 1; j < ws.size(); ++j) {
+        z3::expr ab = smt.fresh("co"), ba = smt.fresh("co");
+        smt.add(!(ab && ba));
+        if (s.ms.at(ws[i], ws[j]).isTrue()) smt.add(ab || ba);
+        co.at(ws[i], ws[j]) = Term::of(ab);
+        co.at(ws[j], ws[i]) = Term::of(ba);
+      }
+    for (int a : ws)
+      for (int b : ws)
+        for (int d : ws)
+          if (a != b && b != d && a != d)
+            smt.add(!(co.at(a, b) && co.at(b, d)) || co.at(a, d));
+  }
+  // Fence-SC order: an orientation of every morally strong pair of fence.sc, closed and acyclic.
+  SymRel orient(&c, n);
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b)
+      if (ev[a].isFence() && ev[b].isFence() && ev[a].sem == litmus::Sem::Sc &&
+          ev[b].sem == litmus::Sem::Sc && model::morallyStrong(ev[a], ev[b])) {
+        z3::expr o = smt.fresh("sc");
+        orient.at(a, b) = Term::of(o);
+        orient.at(b, a) = Term::of(!o);
+      }
+  const SymRel sc = plus(orient);
+  for (int i = 0; i < n; ++i) smt.add(!sc.at(i, i));
+
+  SymbolicCheck check{smt};
+  model::ptxModel(s, model::Choice<SymRel>{rf, co, sc}, check);
+
+  // Observed values: registers from the selected trace, memory from a co-maximal write.
+  std::vector<z3::expr> observed;
+  for (const auto& term : test_.observed) {
+    if (term.kind == litmus::Term::Kind::Const) {
+      observed.push_back(c.int_val(term.value));
+    } else if (term.kind == litmus::Term::Kind::Reg) {
+      size_t t = 0;
+      while (test_.threads[t].name != term.thread) ++t;
+      const auto& info = prog_.threads[t];
+      const auto it = info.regId.find(term.name);
+      const auto& traces = pick[t]->traces;
+      auto reg = [&](size_t k) { return it == info.regId.end() ? 0 : traces[k]->regs[it->second]; };
+      z3::expr v = c.int_val(reg(traces.size() - 1));
+      for (size_t k = traces.size() - 1; k-- > 0;) v = z3::ite(sel[t][k], c.int_val(reg(k)), v);
+      observed.push_back(v);
+    } else {
+      const int l = prog_.vaLoc[prog_.vaOf(term.name)];
+      std::vector<int> cand = byLoc[l];
+      cand.push_back(initOf[l]);
+      z3::expr_vector fins(c);
+      z3::expr v = c.int_val(0);
+      for (int w : cand) {
+        z3::expr fin = smt.fresh("fin");
+        for (int w2 : cand)
+          if (w2 != w) smt.add(!fin || !co.at(w, w2).expr(c));
+        fins.push_back(fin);
+        v = z3::ite(fin, value[w], v);
+      }
+      smt.add(z3::atleast(fins, 1) && z3::atmost(fins, 1));
+      observed.push_back(v);
+    }
+  }
+  // Every allowed final state, one model at a time, each then blocked.
+  while (true) {
+    const auto answer = smt.check(secondsLeft());
+    if (answer == Smt::Answer::Unknown) {
+      unknown_ = true;
+      return;
+    }
+    if (answer == Smt::Answer::Unsat) return;
+    z3::model m = smt.model();
+    litmus::State st;
+    z3::expr block = c.bool_val(false);
+    for (const auto& o : observed) {
+      const z3::expr v = m.eval(o, true);
+      st.values.push_back(v.get_numeral_int64());
+      block = block || (o != v);
+    }
+    states_.insert(st);
+    if (observed.empty()) return;
+    smt.add(block);
+  }
+}
+
+Result SmtEnumerator::run() {
+  start_ = std::chrono::steady_clock::now();
+  prog_ = model::buildProgram(test_);
+  const model::Domain dom = model::valueDomain(prog_, opt_.unroll);
+  Result res;
+  std::vector<model::TraceSet> traces;
+  std::vector<std::vector<PathGroup>> groups;
+  for (size_t t = 0; t < test_.threads.size(); ++t) {
+    traces.push_back(model::enumerateTraces(prog_, static_cast<int>(t), dom, opt_.unroll));
+    res.bounded |= traces.back().bounded;
+  }
+  for (const auto& ts : traces) groups.push_back(groupByPath(ts));
+  std::vector<size_t> idx(groups.size(), 0);
+  const bool none = std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.empty(); });
+  while (!none && !unknown_) {
+    std::vector<const PathGroup*> pick;
+    for (size_t t = 0; t < groups.size(); ++t) pick.push_back(&groups[t][idx[t]]);
+    solveCombination(pick);
+    size_t t = 0;
+    for (; t < idx.size(); ++t) {
+      if (++idx[t] < groups[t].size()) break;
+      idx[t] = 0;
+    }
+    if (t == idx.size()) break;
+  }
+  auto& out = res.outcome;
+  out.test = test_.name;
+  out.engine = "smt";
+  out.observed = test_.observed;
+  out.quantifier = test_.quantifier;
+  out.condition = litmus::formatCondition(test_.condition);
+  if (res.bounded) out.loopBound = opt_.unroll;
+  // The symbolic engine counts final states, not executions (docs/performance.md).
+  for (const auto& st : states_) {
+    const bool sat = litmus::evalCondition(test_.condition, test_.observed, st);
+    out.states.push_back(st);
+    out.satisfies.push_back(sat);
+    (sat ? out.positive : out.negative) += 1;
+  }
+  if (unknown_) {
+    out.status = litmus::Status::Unknown;
+    std::ostringstream os;
+    os << "solver returned unknown";
+    if (opt_.timeoutSeconds > 0) os << " (timeout " << opt_.timeoutSeconds << " s)";
+    out.statusDetail = os.str();
+  }
+  return res;
+}
+
+}  // namespace
+
+Result checkSmt(const litmus::Test& test, const Options& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Result r = SmtEnumerator(test, options).run();
+  r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace checker

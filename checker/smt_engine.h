@@ -1,0 +1,12 @@
+// The symbolic engine: the same model text (model/ptx_model.h) evaluated over Boolean terms, with
+// reads-from, coherence order, Fence-SC order and the values read as Z3 variables. Internal to
+// checker/.
+#pragma once
+
+#include "checker/checker.h"
+
+namespace checker {
+
+Result checkSmt(const litmus::Test& test, const Options& options);
+
+}  // namespace checker
