@@ -147,9 +147,13 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     initOf.push_back(static_cast<int>(g.events.size()));
     g.events.push_back(e);
   }
-  // Per event: its value as a term over the thread's trace selector.
+  // Per event: its value as a term over the thread's trace selector, and the values it can take.
   std::vector<z3::expr> value;
-  for (const auto& e : g.events) value.push_back(c.int_val(e.value));
+  std::vector<std::set<int64_t>> possible;
+  for (const auto& e : g.events) {
+    value.push_back(c.int_val(e.value));
+    possible.push_back({e.value});
+  }
   std::vector<std::vector<z3::expr>> sel(pick.size());
   std::vector<int> offset;
   for (size_t t = 0; t < pick.size(); ++t) {
@@ -163,6 +167,8 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     offset.push_back(off);
     for (size_t i = 0; i < rep.events.size(); ++i) {
       g.events.push_back(rep.events[i]);
+      possible.emplace_back();
+      for (const auto* tr : traces) possible.back().insert(tr->events[i].value);
       z3::expr v = c.int_val(traces.back()->events[i].value);
       for (size_t k = traces.size() - 1; k-- > 0;)
         v = z3::ite(sel[t][k], c.int_val(traces[k]->events[i].value), v);
@@ -183,6 +189,9 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     z3::expr_vector choices(c);
     for (int w = 0; w < n; ++w) {
       if (!ev[w].isWrite() || ev[w].loc != ev[r].loc) continue;
+      if (std::none_of(possible[r].begin(), possible[r].end(),
+                       [&](int64_t v) { return possible[w].count(v) > 0; }))
+        continue;  // no trace lets r read w's value
       z3::expr x = smt.fresh("rf");
       smt.add(z3::implies(x, value[w] == value[r]));
       rf.at(w, r) = Term::of(x);

@@ -21,6 +21,17 @@ Term operator!(const Term& a) {
   return Term::of(!*a.e_);
 }
 
+Term Term::any(z3::context& c, const std::vector<Term>& ts) {
+  z3::expr_vector v(c);
+  for (const auto& t : ts) {
+    if (t.isTrue()) return constant(true);
+    if (!t.isFalse()) v.push_back(*t.e_);
+  }
+  if (v.empty()) return constant(false);
+  if (v.size() == 1) return of(v[0]);
+  return of(z3::mk_or(v));
+}
+
 SymRel SymRel::constant(z3::context* c, const model::BitRel& r) {
   SymRel s(c, r.size());
   for (int a = 0; a < r.size(); ++a)
@@ -53,14 +64,16 @@ SymRel operator-(const SymRel& a, const SymRel& b) {
 SymRel operator*(const SymRel& a, const SymRel& b) {
   const int n = a.size();
   SymRel r(&a.ctx(), n);
-  for (int i = 0; i < n; ++i)
+  std::vector<std::vector<Term>> acc(n);
+  for (int i = 0; i < n; ++i) {
+    for (auto& v : acc) v.clear();
     for (int j = 0; j < n; ++j) {
       if (a.at(i, j).isFalse()) continue;
-      for (int k = 0; k < n; ++k) {
-        if (b.at(j, k).isFalse()) continue;
-        r.at(i, k) = r.at(i, k) || (a.at(i, j) && b.at(j, k));
-      }
+      for (int k = 0; k < n; ++k)
+        if (!b.at(j, k).isFalse()) acc[k].push_back(a.at(i, j) && b.at(j, k));
     }
+    for (int k = 0; k < n; ++k) r.at(i, k) = Term::any(a.ctx(), acc[k]);
+  }
   return r;
 }
 

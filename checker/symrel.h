@@ -4,7 +4,7 @@
 
 #include <z3++.h>
 
-#include <memory>
+#include <optional>
 #include <vector>
 
 #include "model/bitrel.h"
@@ -17,7 +17,7 @@ class Term {
   enum class Kind { False, True, Expr };
   Term() = default;
   static Term constant(bool b) { Term t; t.kind_ = b ? Kind::True : Kind::False; return t; }
-  static Term of(const z3::expr& e) { Term t; t.kind_ = Kind::Expr; t.e_ = std::make_shared<z3::expr>(e); return t; }
+  static Term of(const z3::expr& e) { Term t; t.kind_ = Kind::Expr; t.e_.emplace(e); return t; }
 
   bool isFalse() const { return kind_ == Kind::False; }
   bool isTrue() const { return kind_ == Kind::True; }
@@ -28,10 +28,12 @@ class Term {
   friend Term operator&&(const Term& a, const Term& b);
   friend Term operator||(const Term& a, const Term& b);
   friend Term operator!(const Term& a);
+  // The disjunction of many terms as one n-ary node.
+  static Term any(z3::context& c, const std::vector<Term>& ts);
 
  private:
   Kind kind_ = Kind::False;
-  std::shared_ptr<z3::expr> e_;
+  std::optional<z3::expr> e_;
 };
 
 // An n x n matrix of Terms. Composition is n^3 terms before folding; closures square
