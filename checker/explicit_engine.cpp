@@ -109,6 +109,7 @@ Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
     e.kind = EventKind::Init;
     e.loc = static_cast<int>(l);
     e.va = prog_.vaOf(prog_.locNames[l]);
+    e.offset = prog_.locOffset[l];
     e.value = prog_.locInit[l];
     e.scope = litmus::Scope::Sys;
     c.initOf.push_back(static_cast<int>(ev.size()));

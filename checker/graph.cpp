@@ -33,7 +33,7 @@ std::string eventLabel(const litmus::Test& test, const Execution& x, int i) {
   const Event& e = x.graph.events[i];
   std::ostringstream os;
   os << static_cast<char>('a' + i % 26) << (i >= 26 ? std::to_string(i / 26) : "") << ": ";
-  auto locName = [&] { return test.locations.at(e.va).name; };
+  auto locName = [&] { return litmus::elementName(test.locations.at(e.va).name, e.offset); };
   switch (e.kind) {
     case EventKind::Init: os << "W " << locName() << "=" << e.value << " (init)"; return os.str();
     case EventKind::Read: os << "R " << locName() << "=" << e.value; break;

@@ -142,6 +142,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     e.kind = EventKind::Init;
     e.loc = static_cast<int>(l);
     e.va = prog_.vaOf(prog_.locNames[l]);
+    e.offset = prog_.locOffset[l];
     e.value = prog_.locInit[l];
     e.scope = litmus::Scope::Sys;
     initOf.push_back(static_cast<int>(g.events.size()));

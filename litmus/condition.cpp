@@ -19,7 +19,8 @@ bool digit(char c) { return c >= '0' && c <= '9'; }
 
 // Longest symbols first so that "<=" wins over "<".
 constexpr std::string_view kSymbols[] = {"/\\", "\\/", "&&", "||", "==", "!=", "<=", ">=", "<", ">",
-                                         "=",   "~",   "!",  "(",  ")",  "[",  "]",  ":",  "%"};
+                                         "=",   "~",   "!",  "(",  ")",  "[",  "]",  ":",  "%",
+                                         "+"};
 
 std::vector<Tok> tokenize(std::string_view text, const SourceLoc& start) {
   std::vector<Tok> out;
@@ -104,6 +105,7 @@ class CondParser {
   Cond primary();
   CmpOp comparison();
   int64_t number(const Tok& t) const;
+  std::string element(const std::string& location);
 
   static constexpr int kMaxDepth = 500;
   std::vector<Tok> toks_;
@@ -192,6 +194,19 @@ CmpOp CondParser::comparison() {
   fail("expected a comparison (==, !=, <, <=, >, >=) but found " + describe(peek()));
 }
 
+// A location name and an optional `+K` byte offset: the element at offset K (canonical name
+// "x+K", or "x" for K = 0).
+std::string CondParser::element(const std::string& location) {
+  if (!accept({"+"})) return location;
+  const Tok& k = peek();
+  if (k.kind != Tok::Kind::Number)
+    fail("expected a byte offset after '+' but found " + describe(k));
+  ++pos_;
+  int64_t offset = number(k);
+  if (offset < 0) throw Error(k.loc, "an element offset must be non-negative");
+  return elementName(location, offset);
+}
+
 int64_t CondParser::number(const Tok& t) const {
   std::optional<int64_t> v = lex::parseInteger(t.text);
   if (v) return *v;
@@ -215,14 +230,18 @@ Term CondParser::term() {
     if (peek().kind != Tok::Kind::Ident)
       fail("expected a location name but found " + describe(peek()));
     t.kind = Term::Kind::Mem;
-    t.name = toks_[pos_++].text;
-    if (!accept({"]"})) fail("expected ']' but found " + describe(peek()));
+    t.name = element(toks_[pos_++].text);
+    if (!accept({"]"})) {
+      if (peek().kind == Tok::Kind::Number && peek().text[0] == '-')
+        fail("an element offset must be non-negative: write [x+K]");
+      fail("expected ']' but found " + describe(peek()));
+    }
     return t;
   }
   if (first.kind == Tok::Kind::Ident && !threadRef) {
     ++pos_;
     t.kind = Term::Kind::Mem;
-    t.name = first.text;
+    t.name = element(first.text);
     return t;
   }
   if (!threadRef || (first.kind != Tok::Kind::Ident && first.kind != Tok::Kind::Number))

@@ -84,6 +84,9 @@ class InstrParser {
   void setFlag(std::optional<Piece>& slot, const Piece& p);
   void applyAccessOrder(const Quals& q, bool isLoad);
   void checkRmwTypes(const Quals& q);
+  void checkVectorRmw(const Quals& q);
+  void takeVectorRmwOperands(const Quals& q, bool red);
+  void takeBraceList(const Piece& p, Slot slot, const std::string& msg);
 
   void takeOperands(std::vector<Slot> required, std::vector<Slot> optional, const std::string& msg);
   void takeMemOperands(const Quals& q, const std::string& who, std::vector<Slot> slots,
@@ -291,8 +294,8 @@ std::optional<Operand> InstrParser::convert(const Piece& p, Slot slot) {
   std::string_view s = p.s;
   if (s[0] == '{') {
     bool rmw = in_.op == Opcode::Atom || in_.op == Opcode::Red;
-    fail(p.off,
-         rmw ? "vector atom/red is not supported yet" : "vector operands are not supported yet");
+    fail(p.off, rmw ? "a brace-enclosed vector operand needs a vector qualifier (.v2, .v4 or .v8)"
+                    : "vector operands are not supported yet");
   }
   switch (slot) {
     case Slot::Label: {
@@ -303,13 +306,16 @@ std::optional<Operand> InstrParser::convert(const Piece& p, Slot slot) {
     }
     case Slot::Addr:
       if (s[0] == '[') return lex::readAddress(s, at(p.off));
-      // herd writes locations bare: `ld.weak r0, x`
-      if (dialect_ == Dialect::Herd && isIdentifier(s)) {
-        Operand o;
-        o.kind = Operand::Kind::Addr;
-        o.name = std::string(s);
-        o.loc = at(p.off);
-        return o;
+      // herd writes locations bare: `ld.weak r0, x`, and elements `x+4`
+      if (dialect_ == Dialect::Herd) {
+        if (auto element = splitElementName(s)) {
+          Operand o;
+          o.kind = Operand::Kind::Addr;
+          o.name = element->first;
+          o.imm = element->second;
+          o.loc = at(p.off);
+          return o;
+        }
       }
       return std::nullopt;
     case Slot::Reg: return lex::readRegister(s, at(p.off), false);
@@ -364,7 +370,7 @@ void InstrParser::parseRmw() {
   bool red = name() == "red";
   in_.op = red ? Opcode::Red : Opcode::Atom;
   Quals q = collect(kSem | kScope | kSpace | kType | kCacheQ | kOp | kNoftz | kVec);
-  if (q.vec) fail(q.vec->off, "vector atom/red is not supported yet");
+  if (q.vec) in_.vec = q.vec->s == "v2" ? 2 : q.vec->s == "v4" ? 4 : 8;
   in_.sem = Sem::Relaxed;
   in_.scope = Scope::Gpu;
   if (q.sem) {
@@ -393,6 +399,10 @@ void InstrParser::parseRmw() {
   in_.atomOp = q.opV;
   if (red && (q.opV == AtomOp::Cas || q.opV == AtomOp::Exch))
     fail(q.op->off, dotted(q.op->s) + " is not allowed on 'red'");
+  if (q.vec) {
+    checkVectorRmw(q);
+    return takeVectorRmwOperands(q, red);
+  }
   checkRmwTypes(q);
   std::string who = name() + "." + std::string(q.op->s);
   if (red) return takeMemOperands(q, who, {Slot::Addr, Slot::Val}, {"an address", "a value"});
@@ -436,6 +446,80 @@ void InstrParser::checkRmwTypes(const Quals& q) {
   if (!ok) fail(q.type->off, "'" + op + "' does not take " + dotted(q.type->s));
   if (half && !q.noftz)
     fail(q.type->off, "'" + op + dotted(q.type->s).substr(1) + " requires .noftz");
+}
+
+// The vector forms (§9.7.13.5 atom, §9.7.13.6 red, PTX ISA 8.1):
+//   .v2/.v4 .f32 with .add; .v2/.v4/.v8 .f16/.bf16 and .v2/.v4 .f16x2/.bf16x2 with .add, .min or
+//   .max and .noftz; only .global or generic addressing.
+void InstrParser::checkVectorRmw(const Quals& q) {
+  std::string who = name() + "." + std::string(q.vec->s);
+  if (q.space && in_.space != Space::Global)
+    fail(q.space->off, "vector '" + name() + "' takes only .global (or generic addressing), not " +
+                           dotted(q.space->s));
+  if (q.opV != AtomOp::Add && q.opV != AtomOp::Min && q.opV != AtomOp::Max)
+    fail(q.op->off, "'" + who + "' takes only .add, .min or .max, not " + dotted(q.op->s));
+  if (!q.type)
+    fail(q.vec->off, "'" + who + "' requires a type (.f32, .f16, .bf16, .f16x2 or .bf16x2)");
+  Type t = q.typeV;
+  bool half = t == Type::F16 || t == Type::BF16;
+  bool packed = t == Type::F16x2 || t == Type::BF16x2;
+  // e.g. atom.add.v2.f32, in the order of the ISA's syntax lines
+  std::string full = name() + "." + std::string(q.op->s) + "." + std::string(q.vec->s) + "." +
+                     std::string(q.type->s);
+  if (!half && !packed && t != Type::F32)
+    fail(q.type->off, "'" + who + "' does not take " + dotted(q.type->s) +
+                          " (vector forms take .f32, .f16, .bf16, .f16x2 or .bf16x2)");
+  if (t == Type::F32 && q.opV != AtomOp::Add)
+    fail(q.op->off, "'" + full + "' takes only .add, not " + dotted(q.op->s));
+  if (in_.vec == 8 && !half) fail(q.vec->off, "'.v8' is only for .f16 and .bf16, not " +
+                                                  dotted(q.type->s));
+  if (t == Type::F32 && q.noftz) fail(q.noftz->off, "'.noftz' is not allowed on '" + full + "'");
+  if (t != Type::F32 && !q.noftz) fail(q.type->off, "'" + full + "' requires .noftz");
+}
+
+// `{d0, ..}, [a], {b0, ..}` for atom, `[a], {b0, ..}` for red, each list as long as the vector,
+// and the cache policy of .L2::cache_hint.
+void InstrParser::takeVectorRmwOperands(const Quals& q, bool red) {
+  std::string n = std::to_string(in_.vec);
+  std::string who = name() + "." + std::string(q.vec->s);
+  std::string msg = "'" + who + "' expects " +
+                    (red ? "an address and " + n + " values in braces"
+                         : n + " destination registers in braces, an address and " + n +
+                               " values in braces");
+  if (q.hint) msg += ", then a cache policy";
+  size_t want = (red ? 2 : 3) + (q.hint ? 1 : 0);
+  if (ops_.size() < want) fail(parts_[0].off, msg);
+  if (ops_.size() > want) fail(ops_[want].off, msg);
+  size_t i = 0;
+  if (!red) takeBraceList(ops_[i++], Slot::Reg, msg);
+  std::optional<Operand> addr = convert(ops_[i], Slot::Addr);
+  if (!addr) fail(ops_[i].off, msg);
+  in_.args.push_back(*addr);
+  takeBraceList(ops_[++i], Slot::Val, msg);
+  if (q.hint && !convert(ops_[++i], Slot::Reg)) fail(ops_[i].off, msg);
+}
+
+// One brace-enclosed vector `{a, b, ..}` of exactly in_.vec elements, appended to args.
+void InstrParser::takeBraceList(const Piece& p, Slot slot, const std::string& msg) {
+  std::string_view s = p.s;
+  if (s.size() < 2 || s.front() != '{' || s.back() != '}') fail(p.off, msg);
+  std::vector<Piece> elems;
+  for (size_t b = 1, e; b < s.size(); b = e + 1) {
+    e = std::min(s.find(',', b), s.size() - 1);
+    std::string_view raw = s.substr(b, e - b), t = lex::trim(raw);
+    int off = p.off + static_cast<int>(b + (t.empty() ? 0 : raw.find(t[0])));
+    if (t.empty()) fail(off, "missing vector element");
+    elems.push_back({t, off});
+  }
+  if (static_cast<int>(elems.size()) != in_.vec)
+    fail(p.off, "'.v" + std::to_string(in_.vec) + "' needs " + std::to_string(in_.vec) +
+                    " elements in braces, found " + std::to_string(elems.size()));
+  for (const Piece& e : elems) {
+    if (e.s[0] == '{' || e.s[0] == '[') fail(e.off, msg);
+    std::optional<Operand> o = convert(e, slot);
+    if (!o) fail(e.off, msg);
+    in_.args.push_back(*o);
+  }
 }
 
 void InstrParser::parseFence() {

@@ -462,7 +462,9 @@ std::string rmwMnemonic(const Instr& in) {
   out += dot(toString(in.atomOp));
   bool half = in.type == Type::F16 || in.type == Type::F16x2 || in.type == Type::BF16 ||
               in.type == Type::BF16x2;
-  if (in.atomOp == AtomOp::Add && half) out += ".noftz";
+  // the half types take .noftz wherever they are allowed (scalar .add, vector .add/.min/.max)
+  if (half) out += ".noftz";
+  if (in.vec > 1) out += ".v" + std::to_string(in.vec);
   return out;
 }
 
@@ -501,6 +503,19 @@ std::string formatInstr(const Instr& in) {
   if (in.type != Type::None) out += dot(toString(in.type));
   Type immType = in.op == Opcode::Bar ? Type::None : in.type;
   std::string ops;
+  if (in.vec > 1 && (in.op == Opcode::Atom || in.op == Opcode::Red)) {
+    // {d0, ..}, [a], {b0, ..} (atom) or [a], {b0, ..} (red)
+    auto brace = [&](size_t from) {
+      std::string list;
+      for (size_t i = from; i < from + static_cast<size_t>(in.vec) && i < in.args.size(); ++i)
+        list += (i == from ? "" : ", ") + formatOperand(in.args[i], immType);
+      return "{" + list + "}";
+    };
+    const size_t a = static_cast<size_t>(addressIndex(in));
+    if (in.op == Opcode::Atom) ops = brace(0) + ", ";
+    ops += formatOperand(in.args.at(a), immType) + ", " + brace(a + 1);
+    return out + " " + ops;
+  }
   for (const Operand& a : in.args) ops += (ops.empty() ? "" : ", ") + formatOperand(a, immType);
   if (in.op == Opcode::Bra) ops += (ops.empty() ? "" : ", ") + in.target;
   return ops.empty() ? out : out + " " + ops;

@@ -167,6 +167,56 @@ bool isFloatType(Type t) {
          t == Type::F32 || t == Type::F64;
 }
 
+// ---- element addresses and operand layout ---------------------------------------------------
+
+std::string elementName(const std::string& location, int64_t offset) {
+  return offset == 0 ? location : location + "+" + std::to_string(offset);
+}
+
+std::optional<std::pair<std::string, int64_t>> splitElementName(std::string_view s) {
+  size_t plus = s.find('+');
+  std::string_view base = s.substr(0, plus);
+  if (!lex::isIdentifier(base)) return std::nullopt;
+  if (plus == std::string_view::npos) return std::make_pair(std::string(base), int64_t{0});
+  std::string_view digits = s.substr(plus + 1);
+  if (digits.empty() || digits[0] == '-' || digits[0] == '+') return std::nullopt;
+  std::optional<int64_t> v = lex::parseInteger(digits);
+  if (!v || *v < 0) return std::nullopt;
+  return std::make_pair(std::string(base), *v);
+}
+
+int64_t initialValue(const Location& loc, int64_t offset) {
+  if (loc.initAt.empty()) return loc.init;
+  auto it = loc.initAt.find(offset);
+  return it == loc.initAt.end() ? 0 : it->second;
+}
+
+int destCount(const Instr& in) {
+  switch (in.op) {
+    case Opcode::Atom: return in.vec;
+    case Opcode::Ld:
+    case Opcode::Mov:
+    case Opcode::Arith:
+    case Opcode::Setp:
+    case Opcode::Selp: return !in.args.empty() && in.args[0].kind == Operand::Kind::Reg ? 1 : 0;
+    case Opcode::Bar:
+      return in.barOp == BarOp::RedPopc || in.barOp == BarOp::RedAnd || in.barOp == BarOp::RedOr;
+    default: return 0;
+  }
+}
+
+int addressIndex(const Instr& in) {
+  switch (in.op) {
+    case Opcode::Ld: return 1;
+    case Opcode::St:
+    case Opcode::Red: return 0;
+    case Opcode::Atom: return in.vec;
+    default: return -1;
+  }
+}
+
+int elementBytes(const Instr& in) { return typeBits(in.type) / 8; }
+
 // ---- conditions ----------------------------------------------------------------------------
 
 std::string formatTerm(const Term& t) {

@@ -8,6 +8,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace litmus {
@@ -95,9 +97,16 @@ struct Instr {
   BarOp barOp = BarOp::None;
   FenceProxyKind proxyKind = FenceProxyKind::None;
 
+  // Vector width of atom/red: 1 (scalar), or 2, 4, 8 for .v2, .v4, .v8 (§9.7.13.5: the vector
+  // forms of .f32, .f16, .bf16, .f16x2 and .bf16x2).
+  int vec = 1;
+
   // Operands in PTX order, e.g. ld: {dst, addr}; st: {addr, src}; atom: {dst, addr, b[, c]};
   // red: {addr, b}; Arith: {dst, a[, b]}; Setp: {p, a, b}; Selp: {d, a, b, p};
   // herd Bra: {a, b} compared with `cmp`; Bar: {id[, count]}.
+  // A vector atom/red of width n keeps the elements of its brace lists in order:
+  // atom: {d0, .., d(n-1), addr, b0, .., b(n-1)}; red: {addr, b0, .., b(n-1)}.
+  // See destCount / addressIndex below.
   std::vector<Operand> args;
   std::string target;  // Bra target label; Label name for Label
 
@@ -119,7 +128,12 @@ struct Thread {
 struct Location {
   std::string name;
   Space space = Space::Global;
+  // The initial value of every element `[x+K]` of the location, unless initAt is set.
   int64_t init = 0;
+  // Per-element initial values by byte offset (YAML `init: [1, 2]` = {0: 1, 4: 2}, or
+  // `init: {0: 1, 8: 2}`). When not empty, offsets missing from it start at 0 and `init` holds
+  // the value at offset 0. See initialValue().
+  std::map<int64_t, int64_t> initAt;
   // For an alias: the location it names a second address of, and the proxy the alias is
   // accessed through (herd: `y @ generic aliases x`, `s @ surface aliases x`). Empty = not an alias.
   std::string aliasOf;
@@ -136,7 +150,9 @@ struct Term {
   enum class Kind { Reg, Mem, Const };
   Kind kind = Kind::Const;
   std::string thread;  // Reg
-  std::string name;    // register (without '%') or location
+  // Reg: the register (without '%'). Mem: the location, or for an element at byte offset K > 0
+  // the canonical element name "x+4" (elementName); `[x]`, `x+0` and `x` are all "x".
+  std::string name;
   int64_t value = 0;   // Const
   SourceLoc loc;
 };
@@ -184,6 +200,23 @@ std::optional<Expect> parseExpect(const std::string&);
 int typeBits(Type);  // 0 for None
 bool isSignedType(Type);
 bool isFloatType(Type);
+
+// Element addresses: `x` at byte offset K is named "x+K" (just "x" when K is 0).
+std::string elementName(const std::string& location, int64_t offset);
+// "x+4" -> {"x", 4}; "x" -> {"x", 0}. nullopt unless the text is an identifier, optionally
+// followed by '+' and a decimal or 0x number.
+std::optional<std::pair<std::string, int64_t>> splitElementName(std::string_view);
+// The initial value of `loc` at byte offset `offset` (Location::init / initAt).
+int64_t initialValue(const Location& loc, int64_t offset);
+
+// Operand layout of memory instructions (see Instr::args).
+// Leading destination registers: 1 for ld and other register writers, vec for atom, 0 otherwise.
+int destCount(const Instr&);
+// Index in args of the address operand of ld, st, atom and red; -1 for other instructions.
+int addressIndex(const Instr&);
+// Bytes of one element accessed by a typed ld/st/atom/red (.f16x2 counts 4, .b128 16); 0 when
+// untyped. A vector atom/red accesses `vec` such elements at consecutive offsets.
+int elementBytes(const Instr&);
 
 // Condition helpers.
 std::string formatCondition(const Cond&);        // herd syntax, e.g. (P0:r0 == 1 /\ x == 2)

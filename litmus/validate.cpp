@@ -1,34 +1,22 @@
 // Checks that both front ends share: names resolve (locations, registers, labels, threads),
 // placement is consistent, aliases lead to a real location. Also fills the defaults that depend
 // on the whole test (alias roots, observed terms).
+#include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "litmus/parse.h"
+#include "litmus/ptx_format.h"
 
 namespace litmus {
 namespace {
-
-// The instructions whose first operand is a destination register.
-bool writesFirstArg(const Instr& in) {
-  switch (in.op) {
-    case Opcode::Ld:
-    case Opcode::Atom:
-    case Opcode::Mov:
-    case Opcode::Arith:
-    case Opcode::Setp:
-    case Opcode::Selp: return !in.args.empty() && in.args[0].kind == Operand::Kind::Reg;
-    case Opcode::Bar:
-      return in.barOp == BarOp::RedPopc || in.barOp == BarOp::RedAnd || in.barOp == BarOp::RedOr;
-    default: return false;
-  }
-}
 
 std::set<std::string> writtenRegisters(const Thread& t) {
   std::set<std::string> regs;
   for (const auto& [name, value] : t.initRegs) regs.insert(name);
   for (const Instr& in : t.code)
-    if (writesFirstArg(in)) regs.insert(in.args[0].name);
+    for (int i = 0; i < destCount(in); ++i) regs.insert(in.args[i].name);
   return regs;
 }
 
@@ -65,6 +53,7 @@ void resolveAliases(Test& test) {
     const Location& r = test.locations[index[root]];
     l.aliasOf = root;
     l.init = r.init;
+    l.initAt = r.initAt;
     l.space = r.space;
   }
 }
@@ -104,11 +93,15 @@ void checkThread(const Thread& t, const std::set<std::string>& locations) {
   };
   for (const Instr& in : t.code) {
     if (!in.guard.empty() && !regs.count(in.guard)) unwritten(in.guard, in.loc);
-    for (size_t i = writesFirstArg(in) ? 1 : 0; i < in.args.size(); ++i) {
+    for (size_t i = destCount(in); i < in.args.size(); ++i) {
       const Operand& a = in.args[i];
       if (a.kind == Operand::Kind::Reg && !regs.count(a.name)) unwritten(a.name, a.loc);
-      if (a.kind == Operand::Kind::Addr && !locations.count(a.name))
-        throw Error(a.loc, "unknown location '" + a.name + "'");
+      if (a.kind != Operand::Kind::Addr) continue;
+      if (!locations.count(a.name)) throw Error(a.loc, "unknown location '" + a.name + "'");
+      if (a.imm < 0)
+        throw Error(a.loc, "negative offset in '" + formatOperand(a, Type::None) +
+                               "': an address names location '" + a.name +
+                               "' or one of its elements [" + a.name + "+K], K >= 0");
     }
     if (in.op != Opcode::Bra) continue;
     auto it = labels.find(in.target);
@@ -126,8 +119,12 @@ class TermChecker {
     for (const Thread& t : test.threads) regs_[t.name] = writtenRegisters(t);
   }
   void check(const Term& t) const {
-    if (t.kind == Term::Kind::Mem && !locations_.count(t.name))
-      throw Error(t.loc, "condition names unknown location '" + t.name + "'");
+    if (t.kind == Term::Kind::Mem) {
+      auto element = splitElementName(t.name);
+      if (!element || !locations_.count(element->first))
+        throw Error(t.loc, "condition names unknown location '" +
+                               (element ? element->first : t.name) + "'");
+    }
     if (t.kind != Term::Kind::Reg) return;
     auto it = regs_.find(t.thread);
     if (it == regs_.end()) throw Error(t.loc, "condition names unknown thread " + t.thread);
@@ -148,6 +145,85 @@ class TermChecker {
   std::map<std::string, std::set<std::string>> regs_;
 };
 
+// §8.7.2: accesses whose byte ranges overlap without coinciding are outside the model. Every
+// typed access (each element of a vector atom/red) covers [offset, offset + size) of its root
+// location; untyped (herd-style) accesses have no size and are not checked. A condition term
+// names the element starting at its offset, so it may not point inside an access either.
+class MixedSizeCheck {
+ public:
+  explicit MixedSizeCheck(const Test& test) : test_(test) {
+    for (const Location& l : test.locations) root_[l.name] = l.aliasOf.empty() ? l.name : l.aliasOf;
+  }
+  void run() const {
+    std::vector<Access> all;
+    for (const Thread& t : test_.threads)
+      for (const Instr& in : t.code) {
+        int a = addressIndex(in), size = elementBytes(in);
+        if (a < 0 || size == 0) continue;
+        const Operand& addr = in.args[a];
+        for (int i = 0; i < in.vec; ++i)
+          all.push_back({&t, &in, root_.at(addr.name), addr.imm + int64_t{i} * size, size});
+      }
+    // Accesses of one root, sorted by offset: a partial overlap shows between neighbours of
+    // distinct (offset, size), comparing each with the widest range seen so far.
+    std::stable_sort(all.begin(), all.end(), [](const Access& x, const Access& y) {
+      return std::tie(x.root, x.offset) < std::tie(y.root, y.offset);
+    });
+    const Access* widest = nullptr;
+    for (const Access& x : all) {
+      if (widest && widest->root == x.root && x.offset < widest->offset + widest->size &&
+          (x.offset != widest->offset || x.size != widest->size))
+        fail(*widest, x);
+      if (!widest || widest->root != x.root ||
+          x.offset + x.size > widest->offset + widest->size)
+        widest = &x;
+    }
+    checkTerms(all);
+  }
+
+ private:
+  struct Access {
+    const Thread* thread;
+    const Instr* in;
+    std::string root;
+    int64_t offset;
+    int size;
+  };
+  static std::string describe(const Access& a) {
+    return "'" + a.in->text + "' (" + a.thread->name + ", bytes " + std::to_string(a.offset) +
+           ".." + std::to_string(a.offset + a.size - 1) + " of " + a.root + ")";
+  }
+  [[noreturn]] static void fail(const Access& a, const Access& b) {
+    // report at the instruction that comes later in the file
+    const Access& later = std::tie(b.in->loc.line, b.in->loc.col) >=
+                                  std::tie(a.in->loc.line, a.in->loc.col)
+                              ? b
+                              : a;
+    const Access& earlier = &later == &b ? a : b;
+    throw Error(later.in->loc,
+                "mixed-size accesses are outside the PTX memory model (§8.7.2): " +
+                    describe(earlier) + " and " + describe(later));
+  }
+  void checkTerm(const std::vector<Access>& all, const Term& t) const {
+    if (t.kind != Term::Kind::Mem) return;
+    auto element = splitElementName(t.name);
+    if (!element || !root_.count(element->first)) return;
+    const std::string& root = root_.at(element->first);
+    for (const Access& a : all)
+      if (a.root == root && a.offset < element->second && element->second < a.offset + a.size)
+        throw Error(t.loc, "condition names '" + t.name + "', which lies inside the access " +
+                               describe(a) + " (mixed sizes are outside the model, §8.7.2)");
+  }
+  void checkTerms(const std::vector<Access>& all) const {
+    std::vector<Term> terms = conditionTerms(test_.condition);
+    terms.insert(terms.end(), test_.observed.begin(), test_.observed.end());
+    for (const Term& t : terms) checkTerm(all, t);
+  }
+
+  const Test& test_;
+  std::map<std::string, std::string> root_;
+};
+
 }  // namespace
 
 void validate(Test& test) {
@@ -160,6 +236,7 @@ void validate(Test& test) {
   TermChecker terms(test);
   terms.check(test.condition);
   for (const Term& t : test.observed) terms.check(t);
+  MixedSizeCheck(test).run();
   if (test.observed.empty()) test.observed = conditionTerms(test.condition);
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -59,6 +60,7 @@ class YamlParser {
 
   void parseLocations(const YAML::Node& map);
   void parseLocation(const YAML::Node& key, const YAML::Node& value);
+  void parseInit(const YAML::Node& v, Location& l) const;
   void parseThreads(const YAML::Node& map);
   void parseThread(const YAML::Node& key, const YAML::Node& value, std::vector<bool>& ctaGiven,
                    std::vector<bool>& clusterGiven);
@@ -182,7 +184,7 @@ void YamlParser::parseLocation(const YAML::Node& key, const YAML::Node& value) {
     const YAML::Node v = it->second;
     if (!seen.insert(k).second) fail(it->first, "duplicate key '" + k + "'");
     if (k == "init") {
-      l.init = integer(v, "init");
+      parseInit(v, l);
     } else if (k == "space") {
       std::string s = scalar(v, "space");
       if (s == "global")
@@ -217,6 +219,38 @@ void YamlParser::parseLocation(const YAML::Node& key, const YAML::Node& value) {
   if (l.aliasOf.empty() && seen.count("proxy"))
     fail(key, "'proxy' is only for aliases; add 'alias-of' to '" + l.name + "'");
   test_.locations.push_back(l);
+}
+
+// `init: 5` (every element), `init: [1, 2, 3]` (32-bit words: offset 4*i) or
+// `init: {0: 1, 8: 2}` (by byte offset); elements a list or map leaves out start at 0.
+void YamlParser::parseInit(const YAML::Node& v, Location& l) const {
+  if (v.IsScalar()) {
+    l.init = integer(v, "init");
+    return;
+  }
+  std::map<int64_t, int64_t> at;
+  if (v.IsSequence()) {
+    if (v.size() == 0) fail(v, "init list of '" + l.name + "' is empty");
+    int64_t offset = 0;
+    for (const YAML::Node& item : v) {
+      at[offset] = integer(item, "an element of init");
+      offset += 4;
+    }
+  } else if (v.IsMap()) {
+    if (v.size() == 0) fail(v, "init map of '" + l.name + "' is empty");
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      int64_t offset = integer(it->first, "a byte offset");
+      if (offset < 0) fail(it->first, "a byte offset must be non-negative");
+      if (!at.emplace(offset, integer(it->second, "the initial value at offset " +
+                                                      std::to_string(offset)))
+               .second)
+        fail(it->first, "offset " + std::to_string(offset) + " given twice");
+    }
+  } else {
+    fail(v, "init must be an integer, a list of 32-bit words or a map from byte offsets to values");
+  }
+  l.init = at.count(0) ? at.at(0) : 0;
+  l.initAt = std::move(at);
 }
 
 void YamlParser::parseThreads(const YAML::Node& map) {
@@ -369,16 +403,35 @@ std::string quoted(const std::string& s, bool inFlow = false) {
   return out + "\"";
 }
 
+// Per-element initial values as a list of 32-bit words when they are exactly offsets 0, 4, ..,
+// and as a map from byte offsets otherwise.
+std::string initText(const Location& l) {
+  if (l.initAt.empty()) return std::to_string(l.init);
+  bool words = true;
+  int64_t next = 0;
+  for (const auto& [offset, value] : l.initAt) {
+    words = words && offset == next;
+    next += 4;
+  }
+  std::string out;
+  for (const auto& [offset, value] : l.initAt)
+    out += (out.empty() ? "" : ", ") +
+           (words ? std::to_string(value) : std::to_string(offset) + ": " + std::to_string(value));
+  return words ? "[" + out + "]" : "{" + out + "}";
+}
+
 void writeLocation(std::ostream& out, const Location& l) {
   out << "  " << l.name << ": ";
   if (!l.aliasOf.empty()) {
     out << "{alias-of: " << l.aliasOf;
     if (l.aliasProxy != Proxy::Generic) out << ", proxy: " << toString(l.aliasProxy);
     out << "}\n";
-  } else if (l.space == Space::Global) {
+  } else if (l.space == Space::Global && l.initAt.empty()) {
     out << l.init << "\n";
+  } else if (l.space == Space::Global) {
+    out << "{init: " << initText(l) << "}\n";
   } else {
-    out << "{init: " << l.init << ", space: " << quoted(toString(l.space), true) << "}\n";
+    out << "{init: " << initText(l) << ", space: " << quoted(toString(l.space), true) << "}\n";
   }
 }
 

@@ -30,6 +30,9 @@ struct Event {
   litmus::FenceProxyKind proxyFence = litmus::FenceProxyKind::None;
   int loc = -1;     // physical location (aliases share it); -1 for fences
   int va = -1;      // virtual address: the declared name used (aliases differ)
+  // Byte offset of the element `[name+offset]` accessed (D21): Program::locOffset[loc]. The
+  // engines build the initial writes and leave it 0 there; take it from locOffset for them.
+  int64_t offset = 0;
   int64_t value = 0;
   bool atomic = false;  // performed by atom or red
   bool red = false;     // the read half of a red: not a "read" for acquire patterns (§8.8)

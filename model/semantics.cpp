@@ -16,9 +16,21 @@ using litmus::Operand;
 using litmus::Type;
 
 int Program::vaOf(const std::string& name) const {
-  for (size_t i = 0; i < vaNames.size(); ++i)
-    if (vaNames[i] == name) return static_cast<int>(i);
+  const auto element = litmus::splitElementName(name);
+  if (!element) return -1;
+  for (size_t i = 0; i < test->locations.size(); ++i)
+    if (test->locations[i].name == element->first)
+      return addressOf(static_cast<int>(i), element->second);
   return -1;
+}
+
+int Program::addressOf(int decl, int64_t offset) const {
+  const auto it = addressIds.find({decl, offset});
+  return it == addressIds.end() ? -1 : it->second;
+}
+
+std::string Program::locName(int loc) const {
+  return litmus::elementName(locNames[loc], locOffset[loc]);
 }
 
 namespace {
@@ -37,33 +49,70 @@ void checkSupported(const Instr& in) {
     throw litmus::Error(in.loc, "'" + in.text + "': barriers are not in the model yet");
 }
 
+// Every element address `x+K` the test uses: memory operands (each element of a vector atom/red)
+// in program text order, then the condition and the observed terms.
+std::vector<std::pair<std::string, int64_t>> usedAddresses(const litmus::Test& test) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const auto& th : test.threads)
+    for (const Instr& in : th.code) {
+      const int a = litmus::addressIndex(in);
+      if (a < 0) continue;
+      const Operand& addr = in.args.at(a);
+      for (int i = 0; i < in.vec; ++i)
+        out.emplace_back(addr.name, addr.imm + int64_t{i} * litmus::elementBytes(in));
+    }
+  std::vector<litmus::Term> terms = litmus::conditionTerms(test.condition);
+  terms.insert(terms.end(), test.observed.begin(), test.observed.end());
+  for (const auto& t : terms)
+    if (t.kind == litmus::Term::Kind::Mem)
+      if (auto element = litmus::splitElementName(t.name)) out.push_back(*element);
+  return out;
+}
+
 }  // namespace
 
 Program buildProgram(const litmus::Test& test) {
   Program p;
   p.test = &test;
-  std::map<std::string, int> rootLoc;
-  for (const auto& l : test.locations) {
-    p.vaNames.push_back(l.name);
-    p.vaProxy.push_back(l.aliasOf.empty() ? litmus::Proxy::Generic : l.aliasProxy);
-    if (l.aliasOf.empty()) {
-      rootLoc[l.name] = static_cast<int>(p.locNames.size());
+  std::map<std::string, int> declIndex;
+  for (size_t i = 0; i < test.locations.size(); ++i)
+    declIndex[test.locations[i].name] = static_cast<int>(i);
+  // validate() points every alias at its root declaration
+  auto rootOf = [&](int d) {
+    const auto& l = test.locations[d];
+    return l.aliasOf.empty() ? d : declIndex.at(l.aliasOf);
+  };
+  std::map<std::pair<int, int64_t>, int> physical;  // (root declaration, offset) -> location
+  auto element = [&](int root, int64_t offset) {
+    const int next = static_cast<int>(p.locNames.size());
+    auto [it, fresh] = physical.emplace(std::make_pair(root, offset), next);
+    if (fresh) {
+      const auto& l = test.locations[root];
       p.locNames.push_back(l.name);
-      p.locInit.push_back(l.init);
+      p.locOffset.push_back(offset);
+      p.locInit.push_back(litmus::initialValue(l, offset));
       p.locSpace.push_back(l.space);
     }
-  }
-  for (const auto& l : test.locations) {
-    std::string root = l.name;
-    // validate() resolves alias chains to the root; follow defensively all the same.
-    for (int guard = 0; guard < 64; ++guard) {
-      const auto* decl = &l;
-      for (const auto& m : test.locations)
-        if (m.name == root) decl = &m;
-      if (decl->aliasOf.empty()) break;
-      root = decl->aliasOf;
+    return it->second;
+  };
+  auto address = [&](int d, int64_t offset) {
+    const int next = static_cast<int>(p.vaNames.size());
+    auto [it, fresh] = p.addressIds.emplace(std::make_pair(d, offset), next);
+    if (fresh) {
+      const auto& l = test.locations[d];
+      p.vaNames.push_back(litmus::elementName(l.name, offset));
+      p.vaDecl.push_back(d);
+      p.vaOffset.push_back(offset);
+      p.vaProxy.push_back(l.aliasOf.empty() ? litmus::Proxy::Generic : l.aliasProxy);
+      p.vaLoc.push_back(element(rootOf(d), offset));
     }
-    p.vaLoc.push_back(rootLoc.at(root));
+  };
+  for (size_t d = 0; d < test.locations.size(); ++d)
+    if (test.locations[d].aliasOf.empty()) element(static_cast<int>(d), 0);
+  for (size_t d = 0; d < test.locations.size(); ++d) address(static_cast<int>(d), 0);
+  for (const auto& [name, offset] : usedAddresses(test)) {
+    const auto it = declIndex.find(name);
+    if (it != declIndex.end()) address(it->second, offset);
   }
   for (const auto& th : test.threads) {
     Program::ThreadInfo info;
@@ -123,16 +172,39 @@ uint16_t floatToBf16(float f) {
   return static_cast<uint16_t>(x >> 16);
 }
 
-int64_t addHalves(Type t, int64_t a, int64_t b, int lanes) {
+// min/max of PTX floats: a NaN operand yields the other operand, and -0.0 is below +0.0.
+float floatMin(float a, float b) {
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  if (a == b) return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+float floatMax(float a, float b) {
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  if (a == b) return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+// .add, .min or .max lane by lane on 16-bit floats (one lane for .f16/.bf16, two for the packed
+// .f16x2/.bf16x2, whose lanes are computed independently).
+int64_t halfLanes(litmus::AtomOp op, Type t, int64_t a, int64_t b, int lanes) {
   const bool bf = t == Type::BF16 || t == Type::BF16x2;
   int64_t out = 0;
   for (int i = 0; i < lanes; ++i) {
     const auto ha = static_cast<uint16_t>(a >> (16 * i)), hb = static_cast<uint16_t>(b >> (16 * i));
-    const float s = bf ? bf16ToFloat(ha) + bf16ToFloat(hb) : halfToFloat(ha) + halfToFloat(hb);
+    const float fa = bf ? bf16ToFloat(ha) : halfToFloat(ha);
+    const float fb = bf ? bf16ToFloat(hb) : halfToFloat(hb);
+    const float s = op == litmus::AtomOp::Min   ? floatMin(fa, fb)
+                    : op == litmus::AtomOp::Max ? floatMax(fa, fb)
+                                                : fa + fb;
     out |= static_cast<int64_t>(bf ? floatToBf16(s) : floatToHalf(s)) << (16 * i);
   }
   return out;
 }
+
+bool isHalf(Type t) { return t == Type::F16 || t == Type::BF16; }
+bool isPackedHalf(Type t) { return t == Type::F16x2 || t == Type::BF16x2; }
 
 }  // namespace
 
@@ -158,6 +230,9 @@ bool isUnsigned(Type t) { return !litmus::isSignedType(t) && !litmus::isFloatTyp
 int64_t applyAtom(litmus::AtomOp op, Type t, int64_t old, int64_t b, int64_t c) {
   using litmus::AtomOp;
   const auto ub = static_cast<uint64_t>(b), uo = static_cast<uint64_t>(old);
+  if ((isHalf(t) || isPackedHalf(t)) &&
+      (op == AtomOp::Add || op == AtomOp::Min || op == AtomOp::Max))
+    return halfLanes(op, t, old, b, isHalf(t) ? 1 : 2);
   switch (op) {
     case AtomOp::And: return old & b;
     case AtomOp::Or: return old | b;
@@ -173,8 +248,6 @@ int64_t applyAtom(litmus::AtomOp op, Type t, int64_t old, int64_t b, int64_t c) 
       switch (t) {
         case Type::F32: return fromF32(asF32(old) + asF32(b));
         case Type::F64: return fromF64(asF64(old) + asF64(b));
-        case Type::F16: case Type::BF16: return addHalves(t, old, b, 1);
-        case Type::F16x2: case Type::BF16x2: return addHalves(t, old, b, 2);
         default: return old + b;
       }
     case AtomOp::None: break;
@@ -308,11 +381,19 @@ class Interpreter {
     return e;
   }
 
-  Event memEvent(const Path& p, const Instr& in, EventKind kind, const Operand& addr) const {
+  // The address of element `elem` of a memory instruction (0 for scalar accesses).
+  int addressOf(const Instr& in, int elem) const {
+    const Operand& addr = in.args[litmus::addressIndex(in)];
+    const int64_t offset = addr.imm + int64_t{elem} * litmus::elementBytes(in);
+    return prog_.addressOf(prog_.vaDecl[prog_.vaOf(addr.name)], offset);
+  }
+
+  Event memEvent(const Path& p, const Instr& in, EventKind kind, int address) const {
     Event e = baseEvent(p, in, kind);
-    e.va = prog_.vaOf(addr.name);
-    e.loc = prog_.vaLoc[e.va];
-    e.proxy = in.proxy != litmus::Proxy::Generic ? in.proxy : prog_.vaProxy[e.va];
+    e.va = prog_.vaDecl[address];
+    e.offset = prog_.vaOffset[address];
+    e.loc = prog_.vaLoc[address];
+    e.proxy = in.proxy != litmus::Proxy::Generic ? in.proxy : prog_.vaProxy[address];
     // §8.3: shared memory is reachable from the cluster at most, which caps the scope.
     const auto space = prog_.locSpace[e.loc];
     const bool shared = space == litmus::Space::Shared || space == litmus::Space::SharedCta ||
@@ -337,6 +418,7 @@ class Interpreter {
   void explore(Path p);
   bool stepPure(Path& p, const Instr& in);  // false: path dropped
   void stepRead(Path p, const Instr& in);
+  void stepRmw(Path p, const Instr& in, int elem);
 };
 
 // A failed iteration of a spin loop that only reads and computes registers can be left out: the
@@ -398,7 +480,7 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       break;
     }
     case Opcode::St: {
-      Event e = memEvent(p, in, EventKind::Write, in.args[0]);
+      Event e = memEvent(p, in, EventKind::Write, addressOf(in, 0));
       e.value = normalize(in.type, value(p, in.args[1]));
       emit(p, e, taintOf(p, in.args[1]));
       break;
@@ -455,43 +537,59 @@ void Interpreter::explore(Path p) {
   out_.traces.push_back(std::move(p.trace));
 }
 
-// A read (or RMW) forks the path once per value the location may hold.
+// A read forks the path once per value the location may hold.
 void Interpreter::stepRead(Path p, const Instr& in) {
-  const Operand& addr = in.op == Opcode::Red ? in.args[0] : in.args[1];
-  const int loc = prog_.vaLoc[prog_.vaOf(addr.name)];
-  for (int64_t v : domain_[loc]) {
+  if (in.op != Opcode::Ld) return stepRmw(std::move(p), in, 0);
+  const int address = addressOf(in, 0);
+  for (int64_t v : domain_[prog_.vaLoc[address]]) {
     Path q = p;
-    Event r = memEvent(q, in, EventKind::Read, addr);
+    Event r = memEvent(q, in, EventKind::Read, address);
     r.value = v;
-    if (in.op == Opcode::Ld) {
-      const int k = emit(q, r, {});
+    const int k = emit(q, r, {});
+    Taint t;
+    t[k] = true;
+    setReg(q, in.args[0], normalize(in.type, v), t);
+    ++q.pc;
+    explore(std::move(q));
+  }
+}
+
+// Element `elem` of an atom/red: a read and a write linked by rmw, forking on the value read. A
+// vector atom/red is one such RMW per element, on the element's own location, in element order
+// (D21): atomicity holds per element only (§9.7.13.5). Operands: see litmus::Instr::args.
+void Interpreter::stepRmw(Path p, const Instr& in, int elem) {
+  using litmus::Sem;
+  const int address = addressOf(in, elem);
+  const int a = litmus::addressIndex(in);
+  const Operand& b = in.args[a + 1 + elem];
+  const bool hasC = in.atomOp == litmus::AtomOp::Cas;
+  for (int64_t v : domain_[prog_.vaLoc[address]]) {
+    Path q = p;
+    Event r = memEvent(q, in, EventKind::Read, address);
+    r.value = v;
+    const Sem sem = in.sem;
+    r.atomic = true;
+    r.red = in.op == Opcode::Red;
+    // Acquire belongs to the read half, release to the write half; a red never acquires (§8.8).
+    r.sem = (!r.red && (sem == Sem::Acquire || sem == Sem::AcqRel)) ? Sem::Acquire : Sem::Relaxed;
+    const int rk = emit(q, r, {});
+    const int64_t bv = value(q, b), cv = hasC ? value(q, in.args[3]) : 0;
+    Event w = memEvent(q, in, EventKind::Write, address);
+    w.atomic = true;
+    w.sem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
+    w.value = normalize(in.type, applyAtom(in.atomOp, in.type, v, bv, cv));
+    Taint data = taintOf(q, b) | (hasC ? taintOf(q, in.args[3]) : Taint{});
+    if (in.atomOp != litmus::AtomOp::Exch) data[rk] = true;  // the new value depends on the old
+    const int wk = emit(q, w, data);
+    q.trace.rmw.emplace_back(rk, wk);
+    if (in.op == Opcode::Atom) {
       Taint t;
-      t[k] = true;
-      setReg(q, in.args[0], normalize(in.type, v), t);
-    } else {
-      using litmus::Sem;
-      const Sem sem = in.sem;
-      r.atomic = true;
-      r.red = in.op == Opcode::Red;
-      // Acquire belongs to the read half, release to the write half; a red never acquires (§8.8).
-      r.sem = (!r.red && (sem == Sem::Acquire || sem == Sem::AcqRel)) ? Sem::Acquire : Sem::Relaxed;
-      const int rk = emit(q, r, {});
-      const Operand& b = in.op == Opcode::Red ? in.args[1] : in.args[2];
-      const bool hasC = in.atomOp == litmus::AtomOp::Cas;
-      const int64_t bv = value(q, b), cv = hasC ? value(q, in.args[3]) : 0;
-      Event w = memEvent(q, in, EventKind::Write, addr);
-      w.atomic = true;
-      w.sem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
-      w.value = normalize(in.type, applyAtom(in.atomOp, in.type, v, bv, cv));
-      Taint data = taintOf(q, b) | (hasC ? taintOf(q, in.args[3]) : Taint{});
-      if (in.atomOp != litmus::AtomOp::Exch) data[rk] = true;  // the new value depends on the old
-      const int wk = emit(q, w, data);
-      q.trace.rmw.emplace_back(rk, wk);
-      if (in.op == Opcode::Atom) {
-        Taint t;
-        t[rk] = true;
-        setReg(q, in.args[0], normalize(in.type, v), t);
-      }
+      t[rk] = true;
+      setReg(q, in.args[elem], normalize(in.type, v), t);
+    }
+    if (elem + 1 < in.vec) {
+      stepRmw(std::move(q), in, elem + 1);
+      continue;
     }
     ++q.pc;
     explore(std::move(q));
@@ -505,29 +603,59 @@ TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, 
 }
 
 // Values reach a location only through chains of writes, each write of a chain a distinct event
-// of one execution; without thin-air cycles (§8.10.4) a chain is no longer than the number of
-// writes of an execution. Round k of the fixed point below adds the values made by chains of length
-// k, so it stops after (the most writes a path of each thread makes, summed) + 1 rounds.
+// of one execution whose value depends (data or control, the `dep` of the trace) on a read of the
+// previous write's location; without thin-air cycles (§8.10.4) a chain is no longer than the
+// number of such writes one execution can make. Round k of the fixed point below adds the values made by
+// chains of length k. Every write of a chain ending at location l writes a location that can feed
+// l through dependencies (an ancestor of l, l included), so l takes new values only while k is
+// below the most writes to l's ancestors one execution makes (the per-path maximum of each thread,
+// summed); this bound grows with the paths found, and the loop ends when no location changes.
+// (A single bound for all locations, the number of writes of an execution, is also sound, but
+// vector atoms make it grow with every element and the domains with it.)
 Domain valueDomain(const Program& prog, int unroll) {
-  Domain dom(prog.locNames.size());
-  for (size_t l = 0; l < dom.size(); ++l) dom[l].insert(prog.locInit[l]);
-  std::vector<size_t> maxWrites(prog.threads.size(), 0);
+  const size_t nloc = prog.locNames.size();
+  Domain dom(nloc);
+  for (size_t l = 0; l < nloc; ++l) dom[l].insert(prog.locInit[l]);
   for (size_t round = 0;; ++round) {
-    Domain next = dom;
+    Domain made(nloc);
+    std::vector<std::vector<bool>> feeds(nloc, std::vector<bool>(nloc, false));  // [from][to]
+    for (size_t l = 0; l < nloc; ++l) feeds[l][l] = true;
+    // per thread, per trace: its writes by location
+    std::vector<std::vector<std::vector<size_t>>> writes(prog.threads.size());
     for (size_t t = 0; t < prog.threads.size(); ++t)
       for (const auto& tr : enumerateTraces(prog, static_cast<int>(t), dom, unroll).traces) {
-        size_t writes = 0;
+        std::vector<size_t> count(nloc, 0);
         for (const auto& e : tr.events)
           if (e.kind == EventKind::Write) {
-            next[e.loc].insert(e.value);
-            ++writes;
+            made[e.loc].insert(e.value);
+            ++count[e.loc];
           }
-        maxWrites[t] = std::max(maxWrites[t], writes);
+        for (const auto& [r, w] : tr.dep)
+          if (tr.events[r].kind == EventKind::Read && tr.events[w].kind == EventKind::Write)
+            feeds[tr.events[r].loc][tr.events[w].loc] = true;
+        writes[t].push_back(std::move(count));
       }
-    size_t bound = 1;
-    for (size_t w : maxWrites) bound += w;
-    if (next == dom || round + 1 >= bound) return next;
-    dom = std::move(next);
+    for (size_t k = 0; k < nloc; ++k)  // transitive closure (Warshall)
+      for (size_t i = 0; i < nloc; ++i)
+        if (feeds[i][k])
+          for (size_t j = 0; j < nloc; ++j) feeds[i][j] = feeds[i][j] || feeds[k][j];
+    bool changed = false;
+    for (size_t l = 0; l < nloc; ++l) {
+      size_t bound = 1;  // rounds: the longest chain into l, plus the round that finds no more
+      for (const auto& perTrace : writes) {
+        size_t most = 0;
+        for (const auto& count : perTrace) {
+          size_t n = 0;
+          for (size_t a = 0; a < nloc; ++a)
+            if (feeds[a][l]) n += count[a];
+          most = std::max(most, n);
+        }
+        bound += most;
+      }
+      if (round + 1 >= bound) continue;
+      for (int64_t v : made[l]) changed = dom[l].insert(v).second || changed;
+    }
+    if (!changed) return dom;
   }
 }
 

@@ -13,12 +13,26 @@
 namespace model {
 
 // Static facts about a test that the semantics and the model need, with names turned into ids.
+//
+// Element addresses (docs/model.md D21): `[x+K]` names the element of declared location x at byte
+// offset K, and every (root location, offset) the test uses is a physical location of its own.
+// The address table therefore lists first the declared locations, at offset 0 (address id ==
+// index in test->locations), then every other `x+K` the code, condition or observe list uses,
+// in first-use order. Physical locations are numbered likewise: each root declaration at offset 0,
+// then the other elements in first-use order, so tests without offsets number them as before.
+//
+// Event::va is always a declared location (vaDecl of the address used); (va, locOffset[loc]) is
+// the virtual address, since an alias maps offset K of its root to its own offset K. Two accesses
+// use the same virtual address exactly when they have the same va and the same loc.
 struct Program {
   const litmus::Test* test = nullptr;
-  std::vector<std::string> vaNames;       // one per declared location (aliases included)
-  std::vector<int> vaLoc;                 // virtual address -> physical location
+  std::vector<std::string> vaNames;       // address -> "x" or "x+4" (litmus::elementName)
+  std::vector<int> vaDecl;                // address -> declared location (index in test->locations)
+  std::vector<int64_t> vaOffset;          // address -> byte offset
+  std::vector<int> vaLoc;                 // address -> physical location
   std::vector<litmus::Proxy> vaProxy;     // proxy of the alias declaration (Generic if none)
   std::vector<std::string> locNames;      // physical location -> name of its root declaration
+  std::vector<int64_t> locOffset;         // physical location -> byte offset in that root
   std::vector<int64_t> locInit;
   std::vector<litmus::Space> locSpace;
   struct ThreadInfo {
@@ -29,7 +43,13 @@ struct Program {
   };
   std::vector<ThreadInfo> threads;
 
-  int vaOf(const std::string& name) const;  // -1 if unknown
+  // Address of "x" / "x+4" (a declared name, a condition term's name); -1 if unknown. For K > 0
+  // the id is no index into test->locations: take vaDecl of it for that.
+  int vaOf(const std::string& name) const;
+  int addressOf(int decl, int64_t offset) const;  // -1 if the test never uses it
+  std::string locName(int loc) const;             // "x", "x+4"
+
+  std::map<std::pair<int, int64_t>, int> addressIds;  // (declared location, offset) -> address
 };
 
 // Throws litmus::Error for instructions the model does not cover yet.

@@ -16,7 +16,8 @@ bool sameOperand(const Operand& a, const Operand& b) {
 bool sameInstr(const Instr& a, const Instr& b) {
   return a.op == b.op && a.sem == b.sem && a.scope == b.scope && a.space == b.space &&
          a.proxy == b.proxy && a.type == b.type && a.semExplicit == b.semExplicit &&
-         a.scopeExplicit == b.scopeExplicit && a.atomOp == b.atomOp && a.arith == b.arith &&
+         a.scopeExplicit == b.scopeExplicit && a.atomOp == b.atomOp && a.vec == b.vec &&
+         a.arith == b.arith &&
          a.cmp == b.cmp && a.barOp == b.barOp && a.proxyKind == b.proxyKind &&
          a.target == b.target && a.guard == b.guard && a.guardNegated == b.guardNegated &&
          std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), sameOperand);
@@ -78,6 +79,25 @@ TEST_CASE("formatInstr round trip, PTX dialect") {
                         "atom.add.noftz.bf16x2 r, [x], r",
                         "atom.add.f32 r, [x], 0.5",
                         "atom.cas.b128 r, [x], a, b",
+                        "atom.global.v2.f32.add {%f0, %f1}, [x], {%f0, %f1}",
+                        "atom.global.v4.f32.add {%f0, %f1, %f2, %f3}, [x+16], {1.0, 2, -0.5, %f3}",
+                        "atom.acq_rel.sys.v2.f32.add {a, b}, [x], {1.5, 2.5}",
+                        "atom.global.v2.f16.add.noftz {%hd0, %hd1}, [gbl], {%h0, %h1}",
+                        "atom.global.v8.f16.max.noftz {a, b, c, d, e, f, g, h}, [x], "
+                        "{1, 2, 3, 4, 5, 6, 7, 0.5}",
+                        "atom.global.v8.bf16.add.noftz {a, b, c, d, e, f, g, h}, [x], "
+                        "{h, g, f, e, d, c, b, a}",
+                        "atom.v4.bf16.min.noftz {a, b, c, d}, [x], {1, 2, 3, 4}",
+                        "atom.global.v2.f16x2.min.noftz {%bd0, %bd1}, [g], {%b0, %b1}",
+                        "atom.global.v4.bf16x2.max.noftz {a, b, c, d}, [g], {a, b, c, d}",
+                        "atom.global.L2::cache_hint.v2.f32.add {a, b}, [x], {1.0, 1.0}, pol",
+                        "red.global.v2.f32.add [x], {1.0, %f1}",
+                        "red.release.gpu.global.v4.f32.add [x+8], {1.0, 1.0, 1.0, 1.0}",
+                        "red.global.v8.f16.add.noftz [gbl], {%h0, %h1, %h2, %h3, %h4, %h5, %h6, %h7}",
+                        "red.global.v8.bf16.min.noftz [gbl], {a, b, c, d, e, f, g, h}",
+                        "red.v2.f16.add.noftz [x], {0.25, 1}",
+                        "red.global.v4.f16x2.max.noftz [gbl], {%h0, %h1, %h2, %h3}",
+                        "red.global.v2.bf16x2.add.noftz [g], {%b0, %b1}",
                         "atom.acq_rel.sys.sub r0, [x], 1",
                         "red.add.u32 [x], 1",
                         "red.release.sys.global.or.b32 [x], 4",
@@ -163,6 +183,9 @@ TEST_CASE("formatInstr round trip, herd dialect") {
                         "atom.acquire.gpu.add r1, in, 1",
                         "red.acq_rel.sys.add x, 1",
                         "red.acq_rel.sys.sub x, 1",
+                        "ld.weak r0, x+4",
+                        "st.relaxed.gpu x+8, r1",
+                        "atom.relaxed.gpu.add r0, x+0x10, 1",
                         "fence.sc.gpu",
                         "fence.acq_rel.cta",
                         "fence.proxy.alias",
@@ -197,4 +220,11 @@ TEST_CASE("formatInstr canonical spellings") {
   CHECK(fmt("ld.global.L2::cache_hint.u32 r, [x], pol") == "ld.global.u32 %r, [x]");
   CHECK(fmt("atom.add.noftz.f16 r, [x], 1.0") == "atom.add.noftz.f16 %r, [x], 1");
   CHECK(fmt("barrier.cta.aligned.sync 0") == "bar.cta.sync 0");
+  CHECK(fmt("atom.global.v2.f16.add.noftz {%hd0, %hd1}, [gbl], {%h0, %h1}") ==
+        "atom.global.add.noftz.v2.f16 {%hd0, %hd1}, [gbl], {%h0, %h1}");
+  CHECK(fmt("atom.global.v4.f32.add  {%f0,%f1 ,%f2, %f3}, [x+4], {1.0, 0f40000000, 3, 4}") ==
+        "atom.global.add.v4.f32 {%f0, %f1, %f2, %f3}, [x+4], "
+        "{0f3F800000, 0f40000000, 0f40400000, 0f40800000}");
+  CHECK(fmt("red.global.v2.f32.add [x], {1.0, %f}") == "red.global.add.v2.f32 [x], {0f3F800000, %f}");
+  CHECK(fmt("st.weak x+4, 1", Dialect::Herd) == "st.weak [x+4], 1");
 }

@@ -263,9 +263,10 @@ TEST_CASE("instruction errors name the offending token") {
         "t:1:5: error: red takes only .relaxed or .release");
   CHECK(error("red.cas.b32 [x], 1;") == "t:1:5: error: '.cas' is not allowed on 'red'");
   CHECK(error("atom.global.v2.add.f32 r, [x], 1.0;") ==
-        "t:1:13: error: vector atom/red is not supported yet");
+        "t:1:24: error: 'atom.v2' expects 2 destination registers in braces, an address and 2 "
+        "values in braces");
   CHECK(error("atom.add.f32 {a, b}, [x], 1.0;") ==
-        "t:1:14: error: vector atom/red is not supported yet");
+        "t:1:14: error: a brace-enclosed vector operand needs a vector qualifier (.v2, .v4 or .v8)");
   CHECK(error("fence.sc;") ==
         "t:1:1: error: 'fence' requires a scope (.cta, .cluster, .gpu or .sys)");
   CHECK(error("fence.relaxed.gpu;") == "t:1:7: error: '.relaxed' is not allowed on 'fence'");
