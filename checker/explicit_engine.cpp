@@ -1,4 +1,5 @@
 #include "checker/explicit_engine.h"
+#include "checker/engine_common.h"
 #include "checker/explain.h"
 
 #include <algorithm>
@@ -104,17 +105,7 @@ bool Enumerator::overTime() {
 Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
   Candidate c;
   auto& ev = c.g.events;
-  for (size_t l = 0; l < prog_.locNames.size(); ++l) {
-    Event e;
-    e.kind = EventKind::Init;
-    e.loc = static_cast<int>(l);
-    e.va = prog_.vaOf(prog_.locNames[l]);
-    e.offset = prog_.locOffset[l];
-    e.value = prog_.locInit[l];
-    e.scope = litmus::Scope::Sys;
-    c.initOf.push_back(static_cast<int>(ev.size()));
-    ev.push_back(e);
-  }
+  c.initOf = addInitialWrites(prog_, c.g);
   for (size_t t = 0; t < pick.size(); ++t) {
     const model::Trace& tr = traces_[t].traces[pick[t]];
     const int off = static_cast<int>(ev.size());
@@ -465,13 +456,8 @@ Result Enumerator::run() {
         return true;
   });
   auto& out = res.outcome;
-  out.test = test_.name;
-  out.engine = "explicit";
-  out.observed = test_.observed;
-  out.quantifier = test_.quantifier;
-  out.condition = litmus::formatCondition(test_.condition);
+  describeTest(out, test_, "explicit", res.bounded, opt_.unroll);
   out.candidates = examined;
-  if (res.bounded) out.loopBound = opt_.unroll;
   for (auto& [st, slot] : seen) {
     const bool sat = litmus::evalCondition(test_.condition, test_.observed, st);
     out.states.push_back(st);

@@ -1,4 +1,5 @@
 #include "checker/smt_engine.h"
+#include "checker/engine_common.h"
 
 #include <chrono>
 #include <algorithm>
@@ -136,18 +137,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   Smt smt;
   z3::context& c = smt.ctx();
   model::EventGraph g;
-  std::vector<int> initOf;
-  for (size_t l = 0; l < prog_.locNames.size(); ++l) {
-    Event e;
-    e.kind = EventKind::Init;
-    e.loc = static_cast<int>(l);
-    e.va = prog_.vaOf(prog_.locNames[l]);
-    e.offset = prog_.locOffset[l];
-    e.value = prog_.locInit[l];
-    e.scope = litmus::Scope::Sys;
-    initOf.push_back(static_cast<int>(g.events.size()));
-    g.events.push_back(e);
-  }
+  const std::vector<int> initOf = addInitialWrites(prog_, g);
   // Per event: its value as a term over the thread's trace selector, and the values it can take.
   std::vector<z3::expr> value;
   std::vector<std::set<int64_t>> possible;
@@ -320,12 +310,7 @@ Result SmtEnumerator::run() {
     if (t == idx.size()) break;
   }
   auto& out = res.outcome;
-  out.test = test_.name;
-  out.engine = "smt";
-  out.observed = test_.observed;
-  out.quantifier = test_.quantifier;
-  out.condition = litmus::formatCondition(test_.condition);
-  if (res.bounded) out.loopBound = opt_.unroll;
+  describeTest(out, test_, "smt", res.bounded, opt_.unroll);
   // The symbolic engine counts final states, not executions (docs/performance.md).
   for (const auto& st : states_) {
     const bool sat = litmus::evalCondition(test_.condition, test_.observed, st);

@@ -1,0 +1,31 @@
+#include "checker/engine_common.h"
+
+namespace checker {
+
+std::vector<int> addInitialWrites(const model::Program& prog, model::EventGraph& g) {
+  std::vector<int> initOf;
+  for (size_t l = 0; l < prog.locNames.size(); ++l) {
+    model::Event e;
+    e.kind = model::EventKind::Init;
+    e.loc = static_cast<int>(l);
+    e.va = prog.vaOf(prog.locNames[l]);
+    e.offset = prog.locOffset[l];
+    e.value = prog.locInit[l];
+    e.scope = litmus::Scope::Sys;
+    initOf.push_back(static_cast<int>(g.events.size()));
+    g.events.push_back(e);
+  }
+  return initOf;
+}
+
+void describeTest(litmus::Outcome& out, const litmus::Test& test, const char* engine, bool bounded,
+                  int unroll) {
+  out.test = test.name;
+  out.engine = engine;
+  out.observed = test.observed;
+  out.quantifier = test.quantifier;
+  out.condition = litmus::formatCondition(test.condition);
+  if (bounded) out.loopBound = unroll;
+}
+
+}  // namespace checker

@@ -1,0 +1,20 @@
+// Pieces both engines share: the initial writes of a candidate, and the parts of an Outcome that
+// come from the test rather than from the search. Internal to checker/.
+#pragma once
+
+#include <vector>
+
+#include "litmus/outcome.h"
+#include "model/relations.h"
+#include "model/semantics.h"
+
+namespace checker {
+
+// Appends one initial write per physical location (§8.2.6) to g; returns their event indices.
+std::vector<int> addInitialWrites(const model::Program& prog, model::EventGraph& g);
+
+// Name, observed terms, quantifier, condition, engine, loop-bound note.
+void describeTest(litmus::Outcome& out, const litmus::Test& test, const char* engine, bool bounded,
+                  int unroll);
+
+}  // namespace checker
