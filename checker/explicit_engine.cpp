@@ -329,7 +329,11 @@ bool Enumerator::partialOrders(const Candidate& c, const std::vector<int>& ws,
       if (viable(co) && !assign(i + 1)) return false;
       co.set(x, y, false);
     }
-    return forced || assign(i + 1);
+    if (forced) return true;
+    // Leaving the pair unordered is hopeless once the order chosen so far already implies it.
+    const BitRel closed = plus(co);
+    if (closed.get(a, b) || closed.get(b, a)) return true;
+    return assign(i + 1);
   };
   return assign(0);
 }

@@ -69,7 +69,7 @@ std::string randomTest(uint64_t seed, const GenOptions& opt) {
   Gen g(seed);
   std::ostringstream y;
   y << "name: random-" << seed << "\nlocations:\n";
-  const int nloc = g.pick(1, opt.locations);
+  const int nloc = g.pick(2, opt.locations);
   std::vector<std::string> locs;
   for (int l = 0; l < nloc; ++l) {
     locs.push_back(std::string(1, static_cast<char>('x' + l % 3)) + (l >= 3 ? std::to_string(l) : ""));
