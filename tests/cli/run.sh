@@ -280,6 +280,13 @@ lit check --timeout 0.000001 "$s"
 [ "$RC" -eq 3 ] && grep -q '^Unknown ' "$OUT" && grep -qx 'Observation coherence-storm Unknown' "$OUT" &&
   grep -q '^Time coherence-storm ' "$OUT"
 check $? "check --timeout 0.000001 on a big test: Unknown, exit 3" "$(ran check --timeout 0.000001 "$s")"
+lit check --engine smt --timeout 0.000001 "$s"
+[ "$RC" -eq 3 ] && grep -q '^Unknown ' "$OUT" && grep -qx 'Observation coherence-storm Unknown' "$OUT"
+check $? "check --engine smt --timeout 0.000001: the solver's unknown is reported Unknown, exit 3" \
+  "$(ran check --engine smt --timeout 0.000001 "$s")"
+lit check --engine both golden/CoRR.yaml
+[ "$RC" -eq 0 ] && grep -qx 'Observation CoRR Never 0 3' "$OUT"
+check $? "check --engine both on CoRR: engines agree, exit 0" "$(ran check --engine both golden/CoRR.yaml)"
 if [ "$RC" -eq 124 ]; then
   notok "check --json --timeout: not run, check --timeout did not stop within $GUARD s"
   notok "suite --timeout: not run, check --timeout did not stop within $GUARD s"
