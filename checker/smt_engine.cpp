@@ -44,6 +44,13 @@ class Smt {
     const std::string name = prefix + std::to_string(next_++);
     return isInt ? ctx_.int_const(name.c_str()) : ctx_.bool_const(name.c_str());
   }
+  // An unsigned rank wide enough to order n events.
+  z3::expr freshRank(int n) {
+    unsigned bits = 1;
+    while ((1 << bits) < n) ++bits;
+    const std::string name = "rank" + std::to_string(next_++);
+    return ctx_.bv_const(name.c_str(), bits);
+  }
 
  private:
   z3::context ctx_;
@@ -70,11 +77,11 @@ struct SymbolicCheck {
     switch (c.shape) {
       case model::Shape::Acyclic: {
         std::vector<z3::expr> rank;
-        for (int i = 0; i < n; ++i) rank.push_back(smt.fresh("rank", true));
+        for (int i = 0; i < n; ++i) rank.push_back(smt.freshRank(n));
         for (int i = 0; i < n; ++i)
           for (int j = 0; j < n; ++j)
             if (!c.r.at(i, j).isFalse())
-              smt.add(z3::implies(c.r.at(i, j).expr(smt.ctx()), rank[i] < rank[j]));
+              smt.add(z3::implies(c.r.at(i, j).expr(smt.ctx()), z3::ult(rank[i], rank[j])));
         break;
       }
       case model::Shape::Irreflexive:
