@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "litmus/test.h"
+#include "model/arith.h"
 #include "model/event.h"
 
 namespace model {
@@ -68,8 +69,5 @@ TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, 
 // The smallest domain closed under the writes of all threads (a fixed point; see semantics.cpp).
 Domain valueDomain(const Program& prog, int unroll);
 
-// Value arithmetic of a PTX type on the 64-bit value representation (ints as themselves, floats as
-// their IEEE bit pattern zero-extended).
-int64_t normalize(litmus::Type t, int64_t v);
 
 }  // namespace model
