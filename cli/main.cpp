@@ -12,7 +12,7 @@
 
 #include "checker/checker.h"
 #include "checker/graph.h"
-#include "checker/suite.h"
+#include "suite/suite.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
 

@@ -1,4 +1,4 @@
-#include "checker/suite.h"
+#include "suite/suite.h"
 
 #include <chrono>
 #include <filesystem>

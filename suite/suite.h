@@ -1,5 +1,6 @@
-// Conformance runs: check many tests and compare each verdict with an expectation, taken from a
-// TSV file (the format of dat3m-ptx/EXPECTED.tsv) or from the tests themselves.
+// The suite runner: besides the tests, the one place that reads expectations (a test's `expect:` or
+// a TSV in the format of dat3m-ptx/EXPECTED.tsv). It runs the checker first and only then compares
+// each verdict with its expectation.
 #pragma once
 
 #include <functional>
