@@ -3,6 +3,7 @@
 #include "checker/explicit_engine.h"
 #include "checker/smt_engine.h"
 
+#include <chrono>
 #include <set>
 #include <sstream>
 
@@ -44,7 +45,6 @@ Result checkBoth(const litmus::Test& test, const Options& options) {
     e.mismatch = os.str();
   }
   e.outcome.engine = "both";
-  e.outcome.seconds += s.outcome.seconds;
   return e;
 }
 
@@ -52,9 +52,7 @@ Result checkBoth(const litmus::Test& test, const Options& options) {
 // enumeration grows faster than the solver's work.
 constexpr size_t kAutoSmtInstructions = 40;
 
-}  // namespace
-
-Result check(const litmus::Test& test, const Options& options) {
+Result dispatch(const litmus::Test& test, const Options& options) {
   switch (options.engine) {
     case Engine::Auto: {
       size_t instrs = 0;
@@ -66,6 +64,15 @@ Result check(const litmus::Test& test, const Options& options) {
     case Engine::Both: return checkBoth(test, options);
   }
   return checkExplicit(test, options);
+}
+
+}  // namespace
+
+Result check(const litmus::Test& test, const Options& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Result r = dispatch(test, options);
+  r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
 }
 
 }  // namespace checker

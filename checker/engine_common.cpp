@@ -18,6 +18,14 @@ std::vector<int> addInitialWrites(const model::Program& prog, model::EventGraph&
   return initOf;
 }
 
+void addState(litmus::Outcome& out, const litmus::Test& test, const litmus::State& st,
+              uint64_t executions) {
+  const bool sat = litmus::evalCondition(test.condition, test.observed, st);
+  out.states.push_back(st);
+  out.satisfies.push_back(sat);
+  (sat ? out.positive : out.negative) += executions;
+}
+
 void describeTest(litmus::Outcome& out, const litmus::Test& test, const char* engine, bool bounded,
                   int unroll) {
   out.test = test.name;

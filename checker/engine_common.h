@@ -13,6 +13,10 @@ namespace checker {
 // Appends one initial write per physical location (§8.2.6) to g; returns their event indices.
 std::vector<int> addInitialWrites(const model::Program& prog, model::EventGraph& g);
 
+// Records an allowed final state and the executions (or, for the symbolic engine, 1) that end in it.
+void addState(litmus::Outcome& out, const litmus::Test& test, const litmus::State& st,
+              uint64_t executions);
+
 // Name, observed terms, quantifier, condition, engine, loop-bound note.
 void describeTest(litmus::Outcome& out, const litmus::Test& test, const char* engine, bool bounded,
                   int unroll);
