@@ -72,7 +72,7 @@ class Enumerator {
   std::vector<model::TraceSet> traces_;
   std::chrono::steady_clock::time_point start_;
   bool timedOut_ = false;
-  uint64_t candidates_ = 0;
+  uint64_t clockTicks_ = 0;
 
   bool overTime();
   Candidate makeCandidate(const std::vector<int>& pick) const;
@@ -96,7 +96,7 @@ class Enumerator {
 };
 
 bool Enumerator::overTime() {
-  if (opt_.timeoutSeconds <= 0 || timedOut_ || (candidates_++ & 63)) return timedOut_;
+  if (opt_.timeoutSeconds <= 0 || timedOut_ || (clockTicks_++ & 63)) return timedOut_;
   const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   timedOut_ = el > opt_.timeoutSeconds;
   return timedOut_;
