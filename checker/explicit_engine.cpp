@@ -85,7 +85,7 @@ class Enumerator {
                    const BitRel& forced, bool prune,
                    const std::function<bool(const BitRel&)>& viable, BitRel& co,
                    const std::function<bool(BitRel&)>& next);
-  bool partialOrders(const Candidate& c, const std::vector<int>& ws,
+  bool partialOrders(const Candidate& c, const std::vector<int>& ws, bool prune,
                      const std::function<bool(const BitRel&)>& viable, BitRel& co,
                      const std::function<bool(BitRel&)>& next);
   // Every candidate execution, in order: thread paths, rf, Fence-SC order, co.
@@ -248,6 +248,10 @@ bool Enumerator::forEachCo(const Candidate& c, const BitRel& rf, const BitRel& s
   std::function<bool(size_t, BitRel&)> perLoc = [&](size_t l, BitRel& co) -> bool {
     if (overTime()) return false;
     if (l == c.writesByLoc.size()) {
+      if (prune) {
+        BitRel closed = plus(co);  // the least order containing the choices made
+        return !viable(closed) || f(c, model::Choice<BitRel>{rf, closed, sc}, d);
+      }
       if (!(plus(co) == co)) return true;  // only transitive assignments are orders
       return f(c, model::Choice<BitRel>{rf, co, sc}, d);
     }
@@ -258,7 +262,7 @@ bool Enumerator::forEachCo(const Candidate& c, const BitRel& rf, const BitRel& s
     if (ws.empty()) return perLoc(l + 1, co);
     auto next = [&](BitRel& co) { return perLoc(l + 1, co); };
     return total ? totalOrders(c, ws, rf, forced, prune, viable, co, next)
-                 : partialOrders(c, ws, viable, co, next);
+                 : partialOrders(c, ws, prune, viable, co, next);
   };
   return perLoc(0, co);
 }
@@ -311,14 +315,21 @@ bool Enumerator::totalOrders(const Candidate& c, const std::vector<int>& ws, con
 
 // Partial orders of `ws` extending co: each pair ordered either way, or (if not morally strong)
 // left unordered; transitivity is checked once every location is done.
-bool Enumerator::partialOrders(const Candidate& c, const std::vector<int>& ws,
+//
+// With `prune`, only the least orders are built: morally strong pairs ordered either way, every
+// other pair left to what transitivity and the Coherence axiom force (co is closed in forEachCo).
+// No final state is lost. Every axiom but Coherence only gets harder as co grows, and Coherence
+// asks only for the forced pairs, so the least order inside a consistent co is consistent too; and
+// removing co edges keeps every co-maximal write co-maximal, so its final states include those of
+// the larger order. (Execution counts then count least orders.)
+bool Enumerator::partialOrders(const Candidate& c, const std::vector<int>& ws, bool prune,
                                const std::function<bool(const BitRel&)>& viable, BitRel& co,
                                const std::function<bool(BitRel&)>& next) {
   struct Pair { int a, b; bool forced; };
   std::vector<Pair> pairs;
   for (size_t i = 0; i < ws.size(); ++i)
     for (size_t j = i + 1; j < ws.size(); ++j)
-      if (!co.get(ws[i], ws[j]) && !co.get(ws[j], ws[i]))
+      if (!co.get(ws[i], ws[j]) && !co.get(ws[j], ws[i]) && (!prune || c.s.ms.get(ws[i], ws[j])))
         pairs.push_back({ws[i], ws[j], c.s.ms.get(ws[i], ws[j])});
   std::function<bool(size_t)> assign = [&](size_t i) -> bool {
     if (overTime()) return false;
