@@ -25,24 +25,38 @@ namespace {
 class Smt {
  public:
   enum class Answer { Sat, Unsat, Unknown };
-  Smt() : solver_(ctx_) {}
+  Smt() : solver_(ctx_, z3::solver::simple()) {}
   z3::context& ctx() { return ctx_; }
   void add(const z3::expr& e) { solver_.add(e); }
   void add(const Term& t) {
     if (!t.isTrue()) solver_.add(t.expr(ctx_));
   }
+  // Z3 4.8.12 (Debian 12), solving incrementally as blocking clauses accumulate, has answered
+  // unsat where a fresh solver over the same assertions answered sat (differential seeds 529 and
+  // 577, with integer-valued terms), silently dropping allowed states. So an unsat is confirmed
+  // by a fresh solver before the enumeration trusts it; if that one finds a model, enumeration
+  // goes on with it.
   Answer check(double secondsLeft) {
-    if (secondsLeft > 0) solver_.set("timeout", static_cast<unsigned>(std::max(1.0, secondsLeft * 1000)));
-    switch (solver_.check()) {
+    const Answer a = checkWith(solver_, secondsLeft);
+    if (a != Answer::Unsat) return a;
+    z3::solver fresh(ctx_, z3::solver::simple());
+    for (const auto& e : solver_.assertions()) fresh.add(e);
+    const Answer b = checkWith(fresh, secondsLeft);
+    if (b == Answer::Sat) solver_ = fresh;
+    return b;
+  }
+  z3::model model() { return solver_.get_model(); }
+  static Answer checkWith(z3::solver& s, double secondsLeft) {
+    if (secondsLeft > 0) s.set("timeout", static_cast<unsigned>(std::max(1.0, secondsLeft * 1000)));
+    switch (s.check()) {
       case z3::sat: return Answer::Sat;
       case z3::unsat: return Answer::Unsat;
       default: return Answer::Unknown;
     }
   }
-  z3::model model() { return solver_.get_model(); }
-  z3::expr fresh(const char* prefix, bool isInt = false) {
+  z3::expr fresh(const char* prefix) {
     const std::string name = prefix + std::to_string(next_++);
-    return isInt ? ctx_.int_const(name.c_str()) : ctx_.bool_const(name.c_str());
+    return ctx_.bool_const(name.c_str());
   }
   // An unsigned rank wide enough to order n events.
   z3::expr freshRank(int n) {
@@ -100,6 +114,28 @@ struct SymbolicCheck {
   }
 };
 
+// Values as bit-vector codes: each value the problem mentions gets an index. The problem then stays
+// in Booleans and small bit-vectors (values are only ever compared for equality here), the
+// fragment Z3 decides by bit-blasting; Z3 4.8.12's incremental arithmetic lost models.
+class ValueCode {
+ public:
+  void add(int64_t v) { values_.push_back(v); }
+  void seal() {
+    std::sort(values_.begin(), values_.end());
+    values_.erase(std::unique(values_.begin(), values_.end()), values_.end());
+    while ((size_t{1} << bits_) < values_.size()) ++bits_;
+  }
+  z3::expr of(z3::context& c, int64_t v) const {
+    const auto it = std::lower_bound(values_.begin(), values_.end(), v);
+    return c.bv_val(static_cast<uint64_t>(it - values_.begin()), bits_);
+  }
+  int64_t decode(const z3::expr& e) const { return values_.at(e.get_numeral_uint64()); }
+
+ private:
+  std::vector<int64_t> values_;
+  unsigned bits_ = 1;
+};
+
 // Traces of one thread that execute the same instructions: they share their events and differ in
 // the values read and written, which become variables.
 struct PathGroup {
@@ -137,8 +173,24 @@ class SmtEnumerator {
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     return std::max(0.001, opt_.timeoutSeconds - el);
   }
+  void collectValues(const std::vector<const PathGroup*>& pick, const model::EventGraph& init,
+                     ValueCode& code) const;
   void solveCombination(const std::vector<const PathGroup*>& pick);
 };
+
+// Every value the combination's events, observed registers and observed constants can take.
+void SmtEnumerator::collectValues(const std::vector<const PathGroup*>& pick,
+                                  const model::EventGraph& init, ValueCode& code) const {
+  code.add(0);  // an unwritten register
+  for (const auto& e : init.events) code.add(e.value);
+  for (const auto* group : pick)
+    for (const auto* tr : group->traces) {
+      for (const auto& e : tr->events) code.add(e.value);
+      for (int64_t v : tr->regs) code.add(v);
+    }
+  for (const auto& term : test_.observed) code.add(term.value);
+  code.seal();
+}
 
 void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) {
   Smt smt;
@@ -146,10 +198,12 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   model::EventGraph g;
   const std::vector<int> initOf = addInitialWrites(prog_, g);
   // Per event: its value as a term over the thread's trace selector, and the values it can take.
+  ValueCode code;
+  collectValues(pick, g, code);
   std::vector<z3::expr> value;
   std::vector<std::set<int64_t>> possible;
   for (const auto& e : g.events) {
-    value.push_back(c.int_val(e.value));
+    value.push_back(code.of(c, e.value));
     possible.push_back({e.value});
   }
   std::vector<std::vector<z3::expr>> sel(pick.size());
@@ -167,9 +221,9 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
       g.events.push_back(rep.events[i]);
       possible.emplace_back();
       for (const auto* tr : traces) possible.back().insert(tr->events[i].value);
-      z3::expr v = c.int_val(traces.back()->events[i].value);
+      z3::expr v = code.of(c, traces.back()->events[i].value);
       for (size_t k = traces.size() - 1; k-- > 0;)
-        v = z3::ite(sel[t][k], c.int_val(traces[k]->events[i].value), v);
+        v = z3::ite(sel[t][k], code.of(c, traces[k]->events[i].value), v);
       value.push_back(v);
     }
     for (auto [a, b] : rep.rmw) g.rmw.emplace_back(a + off, b + off);
@@ -241,7 +295,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   std::vector<z3::expr> observed;
   for (const auto& term : test_.observed) {
     if (term.kind == litmus::Term::Kind::Const) {
-      observed.push_back(c.int_val(term.value));
+      observed.push_back(code.of(c, term.value));
     } else if (term.kind == litmus::Term::Kind::Reg) {
       size_t t = 0;
       while (test_.threads[t].name != term.thread) ++t;
@@ -249,15 +303,15 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
       const auto it = info.regId.find(term.name);
       const auto& traces = pick[t]->traces;
       auto reg = [&](size_t k) { return it == info.regId.end() ? 0 : traces[k]->regs[it->second]; };
-      z3::expr v = c.int_val(reg(traces.size() - 1));
-      for (size_t k = traces.size() - 1; k-- > 0;) v = z3::ite(sel[t][k], c.int_val(reg(k)), v);
+      z3::expr v = code.of(c, reg(traces.size() - 1));
+      for (size_t k = traces.size() - 1; k-- > 0;) v = z3::ite(sel[t][k], code.of(c, reg(k)), v);
       observed.push_back(v);
     } else {
       const int l = prog_.vaLoc[prog_.vaOf(term.name)];
       std::vector<int> cand = byLoc[l];
       cand.push_back(initOf[l]);
       z3::expr_vector fins(c);
-      z3::expr v = c.int_val(0);
+      z3::expr v = code.of(c, 0);
       for (int w : cand) {
         z3::expr fin = smt.fresh("fin");
         for (int w2 : cand)
@@ -282,7 +336,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     z3::expr block = c.bool_val(false);
     for (const auto& o : observed) {
       const z3::expr v = m.eval(o, true);
-      st.values.push_back(v.get_numeral_int64());
+      st.values.push_back(code.decode(v));
       block = block || (o != v);
     }
     states_.insert(st);
