@@ -66,10 +66,10 @@ std::string instruction(Gen& g, const std::string& loc, int& reg) {
   }
 }
 
-}  // namespace
+bool isRmw(const std::string& instr) { return instr.rfind("atom", 0) == 0 || instr.rfind("red", 0) == 0; }
 
-std::string randomTest(uint64_t seed, const GenOptions& opt) {
-  Gen g(seed);
+// One draw; false if it breaks the cost bound on read-modify-writes per location.
+bool draw(Gen& g, const GenOptions& opt, uint64_t seed, std::string& out) {
   std::ostringstream y;
   y << "name: random-" << seed << "\nlocations:\n";
   const int nloc = g.pick(2, opt.locations);
@@ -81,6 +81,7 @@ std::string randomTest(uint64_t seed, const GenOptions& opt) {
   y << "threads:\n";
   const int nthreads = g.pick(opt.minThreads, opt.maxThreads);
   std::vector<std::string> terms;
+  std::vector<int> rmwsAt(locs.size(), 0);
   // Placement: CTAs 0-1 form cluster 0, CTAs 2-3 cluster 1; in some tests CTA 3 sits alone on a
   // second GPU instead.
   const bool secondGpu = g.coin(30);
@@ -91,14 +92,30 @@ std::string randomTest(uint64_t seed, const GenOptions& opt) {
       << "\n    gpu: " << (far ? 1 : 0) << "\n    code: |\n";
     int reg = 0;
     const int ops = g.pick(opt.minOps, opt.maxOps);
-    for (int i = 0; i < ops; ++i) y << "      " << instruction(g, g.of(locs), reg) << "\n";
+    for (int i = 0; i < ops; ++i) {
+      const int l = g.pick(0, nloc - 1);
+      const std::string instr = instruction(g, locs[l], reg);
+      if (isRmw(instr) && ++rmwsAt[l] > opt.maxRmwPerLocation) return false;
+      y << "      " << instr << "\n";
+    }
     for (int r = 0; r < reg; ++r) terms.push_back("P" + std::to_string(t) + ":r" + std::to_string(r));
   }
   for (const auto& l : locs) terms.push_back(l);
   y << "condition: exists (true)\nobserve: [";
   for (size_t i = 0; i < terms.size(); ++i) y << (i ? ", " : "") << terms[i];
   y << "]\n";
-  return y.str();
+  out = y.str();
+  return true;
+}
+
+}  // namespace
+
+std::string randomTest(uint64_t seed, const GenOptions& opt) {
+  Gen g(seed);
+  std::string text;
+  while (!draw(g, opt, seed, text)) {
+  }
+  return text;
 }
 
 }  // namespace difftest
