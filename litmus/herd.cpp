@@ -28,6 +28,7 @@ class HerdParser {
  public:
   HerdParser(std::string_view text, const std::string& file) : text_(text) {
     test_.file = file;
+    test_.dat3mBarriers = true;
     lineStarts_.push_back(0);
     for (size_t i = 0; i < text.size(); ++i)
       if (text[i] == '\n') lineStarts_.push_back(i + 1);

@@ -2,122 +2,13 @@
 // lex::splitInstruction; qualifiers are then matched one by one rather than by a grammar because
 // PTX lets them come in any order, and the per-opcode handlers check the combinations the ISA
 // allows, reporting the first offending token.
-#include <algorithm>
+// GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
+#pragma GCC diagnostic ignored "-Wrestrict"
 
-#include "litmus/parse.h"
-#include "litmus/ptx_format.h"
+#include "litmus/instr_parser.h"
 
 namespace litmus {
-namespace {
-
-using lex::isIdentifier;
-using lex::Piece;
-
-// Cache qualifiers only steer caching, so they are accepted and dropped; which ones an access may
-// carry depends on its memory order (the ISA gives strong accesses no .cop, volatile only a
-// prefetch size, mmio nothing).
-enum class Cache { Cop, Evict, Hint, Prefetch };
-std::optional<Cache> cacheKind(std::string_view s) {
-  auto in = [s](std::initializer_list<std::string_view> l) {
-    return std::find(l.begin(), l.end(), s) != l.end();
-  };
-  if (in({"ca", "cg", "cs", "lu", "cv", "wb", "wt"})) return Cache::Cop;
-  if (in({"L1::evict_normal", "L1::evict_unchanged", "L1::evict_first", "L1::evict_last",
-          "L1::no_allocate", "L2::evict_normal", "L2::evict_first", "L2::evict_last"}))
-    return Cache::Evict;
-  if (s == "L2::cache_hint") return Cache::Hint;
-  if (in({"L2::64B", "L2::128B", "L2::256B"})) return Cache::Prefetch;
-  return std::nullopt;
-}
-
-// Which qualifier families an opcode accepts (bit set for InstrParser::collect).
-constexpr unsigned kSem = 1, kScope = 2, kSpace = 4, kType = 8, kCacheQ = 16, kOp = 32, kMmio = 64,
-                   kNc = 128, kNoftz = 256, kVec = 512;
-
-struct Quals {
-  std::optional<Piece> sem, scope, space, type, op, mmio, nc, noftz, vec;
-  Sem semV = Sem::Weak;
-  Scope scopeV = Scope::None;
-  Space spaceV = Space::Generic;
-  Type typeV = Type::None;
-  AtomOp opV = AtomOp::None;
-  std::vector<std::pair<Piece, Cache>> cache;
-  bool hint = false;  // .L2::cache_hint: one extra cache-policy operand follows
-};
-
-// Qualifiers that are only present or absent.
-std::optional<Piece>* flagSlot(Quals& q, unsigned allowed, std::string_view s) {
-  struct Flag {
-    unsigned kind;
-    std::string_view word;
-    std::optional<Piece> Quals::*slot;
-  };
-  static constexpr Flag kFlags[] = {{kMmio, "mmio", &Quals::mmio},    {kNc, "nc", &Quals::nc},
-                                    {kNoftz, "noftz", &Quals::noftz}, {kVec, "v2", &Quals::vec},
-                                    {kVec, "v4", &Quals::vec},        {kVec, "v8", &Quals::vec}};
-  for (const Flag& f : kFlags)
-    if ((allowed & f.kind) && f.word == s) return &(q.*f.slot);
-  return nullptr;
-}
-
-enum class Slot { Reg, Addr, Val, Pred, Label };
-
-std::string dotted(std::string_view s) { return "'." + std::string(s) + "'"; }
-
-class InstrParser {
- public:
-  InstrParser(std::string_view text, const SourceLoc& loc, Dialect d)
-      : text_(text), loc_(loc), dialect_(d) {}
-  Instr parse();
-
- private:
-  [[noreturn]] void fail(int off, const std::string& msg) const { throw Error(at(off), msg); }
-  SourceLoc at(int off) const { return {loc_.file, loc_.line, loc_.col ? loc_.col + off : 0}; }
-  std::string name() const { return std::string(parts_[0].s); }
-  bool split();
-  void checkUnsupported() const;
-
-  Quals collect(unsigned allowed, std::initializer_list<std::string_view> ignored = {});
-  template <class E>
-  bool setOnce(std::optional<Piece>& slot, E& value, std::optional<E> v, const Piece& p,
-               const char* what);
-  void setFlag(std::optional<Piece>& slot, const Piece& p);
-  void applyAccessOrder(const Quals& q, bool isLoad);
-  void checkRmwTypes(const Quals& q);
-  void checkVectorRmw(const Quals& q);
-  void takeVectorRmwOperands(const Quals& q, bool red);
-  void takeBraceList(const Piece& p, Slot slot, const std::string& msg);
-
-  void takeOperands(std::vector<Slot> required, std::vector<Slot> optional, const std::string& msg);
-  void takeMemOperands(const Quals& q, const std::string& who, std::vector<Slot> slots,
-                       std::vector<std::string> what);
-  std::optional<Operand> convert(const Piece& p, Slot slot);
-
-  void parseLoad();
-  void parseStore();
-  void parseRmw();
-  void parseFence();
-  void parseMembar();
-  void parseBar();
-  void parseMov();
-  void parseArith();
-  void parseSetp();
-  void parseSelp();
-  void parseBranch();
-
-  std::string_view text_;
-  SourceLoc loc_;
-  Dialect dialect_;
-  Instr in_;
-  std::vector<Piece> parts_;  // mnemonic split at '.', qualifiers without their dot
-  std::vector<Piece> ops_;    // operands, trimmed
-
-  struct Handler {
-    std::string_view mnemonic;
-    void (InstrParser::*fn)();
-  };
-  static const Handler kHandlers[];
-};
+namespace instr_detail {
 
 const InstrParser::Handler InstrParser::kHandlers[] = {
     {"ld", &InstrParser::parseLoad},     {"tld", &InstrParser::parseLoad},
@@ -572,54 +463,6 @@ void InstrParser::parseMembar() {
   takeOperands({}, {}, "'membar' takes no operands");
 }
 
-void InstrParser::parseBar() {
-  in_.op = Opcode::Bar;
-  in_.scope = Scope::Cta;
-  std::optional<Piece> op, kind, type;
-  for (size_t i = 1; i < parts_.size(); ++i) {
-    const Piece& p = parts_[i];
-    if (p.s == "cta" && !in_.scopeExplicit) {
-      in_.scopeExplicit = true;
-    } else if (p.s == "aligned") {
-      // alignment is a promise about warp convergence, which the model does not track
-    } else if (p.s == "sync" || p.s == "arrive" || p.s == "red") {
-      if (op)
-        fail(p.off, "second barrier operation " + dotted(p.s) + " (already " + dotted(op->s) + ")");
-      op = p;
-    } else if ((p.s == "popc" || p.s == "and" || p.s == "or") && !kind) {
-      kind = p;
-    } else if ((p.s == "u32" || p.s == "pred") && !type) {
-      type = p;
-    } else {
-      fail(p.off, "unknown qualifier " + dotted(p.s) + " on '" + name() + "'");
-    }
-  }
-  if (!op) fail(parts_[0].off, "'" + name() + "' requires .sync, .arrive or .red");
-  std::string full = name() + "." + std::string(op->s);
-  if (op->s != "red") {
-    if (kind || type)
-      fail((kind ? kind : type)->off,
-           "unknown qualifier " + dotted((kind ? kind : type)->s) + " on '" + full + "'");
-    in_.barOp = op->s == "sync" ? BarOp::Sync : BarOp::Arrive;
-    // The third operand is a Dat3M extension that herd tests use; kept as written.
-    return takeOperands({Slot::Val}, {Slot::Val, Slot::Val},
-                        "'" + full + "' expects a barrier id and an optional thread count");
-  }
-  if (!kind) fail(op->off, "'" + full + "' requires .popc, .and or .or");
-  bool popc = kind->s == "popc";
-  in_.barOp = popc ? BarOp::RedPopc : kind->s == "and" ? BarOp::RedAnd : BarOp::RedOr;
-  std::string want = popc ? "u32" : "pred";
-  if (!type || type->s != want)
-    fail(type ? type->off : kind->off,
-         "'" + full + "." + std::string(kind->s) + "' requires ." + want);
-  in_.type = popc ? Type::U32 : Type::Pred;
-  std::string msg = "'" + full +
-                    "' expects a destination, a barrier id, an optional thread "
-                    "count and a predicate";
-  if (ops_.size() == 3) return takeOperands({Slot::Reg, Slot::Val, Slot::Pred}, {}, msg);
-  takeOperands({Slot::Reg, Slot::Val, Slot::Val, Slot::Pred}, {}, msg);
-}
-
 void InstrParser::parseMov() {
   in_.op = Opcode::Mov;
   collect(kType);
@@ -675,10 +518,10 @@ void InstrParser::parseBranch() {
   takeOperands({Slot::Label}, {}, "'" + name() + "' expects a label");
 }
 
-}  // namespace
+}  // namespace instr_detail
 
 Instr parseInstruction(std::string_view text, const SourceLoc& loc, Dialect dialect) {
-  return InstrParser(text, loc, dialect).parse();
+  return instr_detail::InstrParser(text, loc, dialect).parse();
 }
 
 }  // namespace litmus

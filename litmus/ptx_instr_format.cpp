@@ -71,6 +71,8 @@ const char* toString(BarOp b) {
     case BarOp::RedPopc: return "red.popc";
     case BarOp::RedAnd: return "red.and";
     case BarOp::RedOr: return "red.or";
+    case BarOp::ClusterArrive: return "arrive";
+    case BarOp::ClusterWait: return "wait";
   }
   return "?";
 }
@@ -146,7 +148,6 @@ constexpr Unsupported kUnsupported[] = {{{"st", "async"}},
                                         {{"red", "async"}},
                                         {{"cp", "*"}},
                                         {{"mbarrier", "*"}},
-                                        {{"barrier", "cluster"}},
                                         {{"mapa"}},
                                         {{"getctarank"}},
                                         {{"elect", "sync"}},
@@ -479,6 +480,11 @@ std::string mnemonic(const Instr& in) {
              dot(toString(in.scope));
     case Opcode::FenceProxy: return "fence.proxy" + dot(toString(in.proxyKind));
     case Opcode::Bar:
+      if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
+        const bool dflt = in.sem == (in.barOp == BarOp::ClusterArrive ? Sem::Release : Sem::Acquire);
+        return "barrier.cluster" + dot(toString(in.barOp)) +
+               (in.semExplicit || !dflt ? dot(toString(in.sem)) : "");
+      }
       // bar.red carries its type in the operation name (red.popc.u32, red.and.pred)
       return std::string("bar") + (in.scopeExplicit ? ".cta" : "") + dot(toString(in.barOp));
     case Opcode::Mov: return "mov";

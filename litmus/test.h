@@ -51,7 +51,7 @@ enum class Opcode {
   Red,         // red.op
   Fence,       // fence.{sc,acq_rel,acquire,release}.scope, membar.level (sem = Sc)
   FenceProxy,  // fence.proxy.<kind> (proxyKind says which)
-  Bar,         // bar{.cta}.{sync,arrive,red} / barrier{.cta}...  (issue 4 adds semantics)
+  Bar,         // bar{.cta}.{sync,arrive,red}, barrier{.cta}..., barrier.cluster.{arrive,wait}
   Mov,         // mov / herd `ld r, imm`
   Arith,       // add, sub, mul, and, or, xor, shl, shr, min, max, neg, not (arith says which)
   Setp,        // setp.cmp.type p, a, b
@@ -64,7 +64,7 @@ enum class Opcode {
 enum class AtomOp { None, And, Or, Xor, Cas, Exch, Add, Sub, Inc, Dec, Min, Max };
 enum class ArithOp { None, Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max, Neg, Not };
 enum class CmpOp { None, Eq, Ne, Lt, Le, Gt, Ge };
-enum class BarOp { None, Sync, Arrive, RedPopc, RedAnd, RedOr };
+enum class BarOp { None, Sync, Arrive, RedPopc, RedAnd, RedOr, ClusterArrive, ClusterWait };
 enum class FenceProxyKind { None, Alias, Texture, Surface, Constant, Async, AsyncGlobal,
                             AsyncSharedCta, AsyncSharedCluster };
 
@@ -184,6 +184,10 @@ struct Test {
   std::vector<Term> observed;
   Expect expect = Expect::None;
   std::string reason;  // one line: why the expected verdict holds (catalogue)
+  // How `bar` operands read. PTX: `bar.sync ID{, COUNT}`, COUNT in threads (each litmus thread
+  // stands for one warp of 32). Dat3M (herd files, YAML `barriers: dat3m`): `bar.sync ID{,
+  // INSTANCE{, COUNT}}`, the barrier named by ID and INSTANCE, COUNT in litmus threads.
+  bool dat3mBarriers = false;
 };
 
 // ---- helpers shared by front ends, printers and the model -----------------------------------

@@ -126,8 +126,9 @@ Test YamlParser::parse() {
   }
   if (!root.IsMap())
     throw Error({test_.file, 1, 1}, "expected a YAML mapping with name, threads and condition");
-  static const std::set<std::string> kKeys = {"name",      "description", "locations", "threads",
-                                              "condition", "observe",     "expect",    "reason"};
+  static const std::set<std::string> kKeys = {"name",      "description", "locations",
+                                              "threads",   "condition",   "observe",
+                                              "expect",    "reason",      "barriers"};
   std::set<std::string> seen;
   for (auto it = root.begin(); it != root.end(); ++it) {
     std::string key = scalar(it->first, "a key");
@@ -142,6 +143,12 @@ Test YamlParser::parse() {
     fail(root["name"],
          "invalid test name '" + test_.name + "' (use letters, digits, '_', '.', '+' and '-')");
   if (root["description"]) test_.description = scalar(root["description"], "description");
+  if (root["barriers"]) {
+    const std::string b = scalar(root["barriers"], "barriers");
+    if (b != "ptx" && b != "dat3m")
+      fail(root["barriers"], "invalid barriers value '" + b + "' (expected ptx or dat3m)");
+    test_.dat3mBarriers = b == "dat3m";
+  }
   if (root["locations"]) parseLocations(root["locations"]);
   parseThreads(root["threads"]);
   const YAML::Node cond = root["condition"];
@@ -468,6 +475,7 @@ std::string toYaml(const Test& test) {
   std::ostringstream out;
   out << "name: " << quoted(test.name) << "\n";
   if (!test.description.empty()) out << "description: " << quoted(test.description) << "\n";
+  if (test.dat3mBarriers) out << "barriers: dat3m\n";
   if (!test.locations.empty()) {
     out << "locations:\n";
     for (const Location& l : test.locations) writeLocation(out, l);

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "litmus/parse.h"
+#include "litmus/ptx_format.h"
 
 using namespace litmus;
 
@@ -292,6 +293,25 @@ TEST_CASE("instruction errors name the offending token") {
   CHECK(error(";") == "t:1:1: error: empty instruction");
 }
 
+TEST_CASE("barrier.cluster") {
+  const Instr a = ptx("barrier.cluster.arrive;");
+  CHECK((a.barOp == BarOp::ClusterArrive));
+  CHECK((a.sem == Sem::Release));
+  CHECK((a.scope == Scope::Cluster));
+  CHECK((ptx("barrier.cluster.arrive.relaxed.aligned;").sem == Sem::Relaxed));
+  CHECK((ptx("barrier.cluster.arrive.release;").sem == Sem::Release));
+  const Instr w = ptx("barrier.cluster.wait.aligned;");
+  CHECK((w.barOp == BarOp::ClusterWait));
+  CHECK((w.sem == Sem::Acquire));
+  CHECK(formatInstr(ptx("barrier.cluster.arrive.relaxed;")) == "barrier.cluster.arrive.relaxed");
+  CHECK(formatInstr(ptx("barrier.cluster.wait;")) == "barrier.cluster.wait");
+  CHECK(error("barrier.cluster.wait.release;") ==
+        "t:1:22: error: '.release' is not a memory order of 'barrier.cluster.wait'");
+  CHECK(error("barrier.cluster.arrive 1;") ==
+        "t:1:24: error: 'barrier.cluster.arrive' takes no operands");
+  CHECK(error("barrier.cluster;") == "t:1:9: error: 'barrier.cluster' requires .arrive or .wait");
+}
+
 TEST_CASE("recognised but unsupported instructions") {
   CHECK(error("mbarrier.arrive.shared.b64 s, [m];") ==
         "t:1:1: error: 'mbarrier.arrive' is not supported yet");
@@ -300,7 +320,6 @@ TEST_CASE("recognised but unsupported instructions") {
   CHECK(error("st.async.b32 [a], 1, [m];") == "t:1:1: error: 'st.async' is not supported yet");
   CHECK(error("red.async.relaxed.cluster.add.u32 [a], 1, [m];") ==
         "t:1:1: error: 'red.async' is not supported yet");
-  CHECK(error("barrier.cluster.arrive;") == "t:1:1: error: 'barrier.cluster' is not supported yet");
   CHECK(error("fence.proxy.tensormap::generic.release.gpu;") ==
         "t:1:1: error: 'fence.proxy.tensormap::generic' is not supported yet");
   CHECK(error("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;") ==
