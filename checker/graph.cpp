@@ -40,6 +40,8 @@ std::string eventLabel(const litmus::Test& test, const Execution& x, int i) {
     case EventKind::Write: os << "W " << locName() << "=" << e.value; break;
     case EventKind::Fence: os << "F"; break;
     case EventKind::ProxyFence: os << "PF"; break;
+    case EventKind::Arrive: os << "Arrive"; break;
+    case EventKind::Wait: os << "Wait"; break;
   }
   os << "\\n" << dotEscape(test.threads[e.thread].code[e.instr].text);
   return os.str();

@@ -16,6 +16,8 @@ enum class EventKind : uint8_t {
   Write,       // st, the write half of atom/red
   Fence,       // fence.{sc,acq_rel,acquire,release}, membar
   ProxyFence,  // fence.proxy.*
+  Arrive,      // a thread's arrival at an execution barrier (bar.sync/arrive/red, barrier.cluster)
+  Wait,        // waiting for the arrival's barrier phase to complete (bar.sync/red, cluster wait)
 };
 
 struct Event {
@@ -34,6 +36,12 @@ struct Event {
   // engines build the initial writes and leave it 0 there; take it from locOffset for them.
   int64_t offset = 0;
   int64_t value = 0;
+  // Arrive and Wait: the barrier (a key naming the barrier object: kind, CTA or cluster, id);
+  // the number of arrivals that complete a phase (0: every thread that uses the barrier); the
+  // reduction of bar.red (Arrive.value is the thread's predicate, Wait.value the result).
+  int64_t barrier = -1;
+  int count = 0;
+  litmus::BarOp barOp = litmus::BarOp::None;
   bool atomic = false;  // performed by atom or red
   bool red = false;     // the read half of a red: not a "read" for acquire patterns (§8.8)
 
@@ -42,6 +50,7 @@ struct Event {
   bool isWrite() const { return kind == EventKind::Init || kind == EventKind::Write; }
   bool isRead() const { return kind == EventKind::Read; }
   bool isFence() const { return kind == EventKind::Fence; }
+  bool isBarrier() const { return kind == EventKind::Arrive || kind == EventKind::Wait; }
   bool strong() const { return kind == EventKind::Init || kind == EventKind::Fence ||
                                sem != litmus::Sem::Weak; }
 };
@@ -52,6 +61,8 @@ struct Trace {
   std::vector<std::pair<int, int>> rmw;      // (read, write) halves of one atom/red
   std::vector<std::pair<int, int>> dep;      // read -> dependent event (data, address, control)
   std::vector<int64_t> regs;                 // final register values, by register id
+  // The thread stops at its last event, a Wait whose phase never completes (a hang).
+  bool blocked = false;
 };
 
 }  // namespace model

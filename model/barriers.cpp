@@ -1,0 +1,168 @@
+#include "model/barriers.h"
+
+#include <algorithm>
+#include <map>
+
+namespace model {
+
+namespace {
+
+using Phase = std::vector<int>;  // arrival events
+struct Filling {
+  std::vector<Phase> phases;
+  std::vector<bool> complete;
+};
+
+// The arrivals at one barrier, per thread, in program order.
+using Arrivals = std::map<int, std::vector<int>>;
+
+bool sameCount(const std::vector<Event>& ev, const Phase& p, int count) {
+  return std::all_of(p.begin(), p.end(), [&](int a) { return ev[a].count == count; });
+}
+
+// Without a count, phase k holds the k-th arrival of every thread that makes k arrivals, and it
+// completes unless some participant that is still running (blocked elsewhere) has not arrived.
+Filling fillAll(const Arrivals& arr, std::vector<int> participants, const std::vector<bool>& blocked) {
+  for (const auto& [t, list] : arr) participants.push_back(t);
+  std::sort(participants.begin(), participants.end());
+  participants.erase(std::unique(participants.begin(), participants.end()), participants.end());
+  size_t most = 0;
+  for (const auto& [t, list] : arr) most = std::max(most, list.size());
+  Filling f;
+  for (size_t k = 0; k < most; ++k) {
+    Phase p;
+    bool done = true;
+    for (int t : participants) {
+      const auto it = arr.find(t);
+      const size_t made = it == arr.end() ? 0 : it->second.size();
+      if (k < made) p.push_back(it->second[k]);
+      else if (blocked[t]) done = false;  // alive, and never arrives
+    }
+    f.phases.push_back(std::move(p));
+    f.complete.push_back(done);
+  }
+  return f;
+}
+
+// With a count c, the first c arrivals (one per thread) complete a phase; which threads come
+// first is a choice. Arrivals left over when fewer than c threads still arrive form a last phase
+// that never completes.
+void fillCounted(const std::vector<Event>& ev, const Arrivals& arr, int count,
+                 std::map<int, size_t>& next, Filling& cur, std::vector<Filling>& out) {
+  std::vector<int> ready;
+  for (const auto& [t, list] : arr)
+    if (next[t] < list.size()) ready.push_back(t);
+  if (ready.empty()) return out.push_back(cur);
+  if (static_cast<int>(ready.size()) < count) {
+    Phase last;
+    for (int t : ready) last.push_back(arr.at(t)[next[t]++]);
+    for (int t : ready)
+      if (next[t] < arr.at(t).size()) return;  // a second arrival in an unfinished phase
+    cur.phases.push_back(last);
+    cur.complete.push_back(false);
+    out.push_back(cur);
+    return;
+  }
+  // every subset of `count` ready threads, in increasing order of thread
+  std::vector<bool> pick(ready.size(), false);
+  std::fill(pick.begin(), pick.begin() + count, true);
+  do {
+    Phase p;
+    for (size_t i = 0; i < ready.size(); ++i)
+      if (pick[i]) p.push_back(arr.at(ready[i])[next[ready[i]]]);
+    Filling f = cur;
+    f.phases.push_back(p);
+    f.complete.push_back(sameCount(ev, p, count));  // mixed counts: undefined; never completes
+    std::map<int, size_t> n = next;
+    for (size_t i = 0; i < ready.size(); ++i) n[ready[i]] += pick[i];
+    fillCounted(ev, arr, count, n, f, out);
+  } while (std::prev_permutation(pick.begin(), pick.end()));
+}
+
+}  // namespace
+
+int64_t reduce(litmus::BarOp op, const std::vector<int64_t>& predicates) {
+  const auto trues = std::count_if(predicates.begin(), predicates.end(), [](int64_t v) { return v != 0; });
+  switch (op) {
+    case litmus::BarOp::RedPopc: return trues;
+    case litmus::BarOp::RedAnd: return trues == static_cast<long>(predicates.size());
+    case litmus::BarOp::RedOr: return trues > 0;
+    default: return 0;
+  }
+}
+
+std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vector<bool>& blocked,
+                                  const Participants& participants, bool checkValues) {
+  const int n = static_cast<int>(ev.size());
+  std::map<int64_t, Arrivals> arrivals;
+  for (int i = 0; i < n; ++i)
+    if (ev[i].kind == EventKind::Arrive) arrivals[ev[i].barrier][ev[i].thread].push_back(i);
+  // The arrival each wait waits on: its thread's last arrival at that barrier before it.
+  std::vector<int> arrivalOf(n, -1);
+  for (int i = 0; i < n; ++i)
+    if (ev[i].kind == EventKind::Wait)
+      for (int j = i - 1; j >= 0 && ev[j].thread == ev[i].thread; --j)
+        if (ev[j].kind == EventKind::Arrive && ev[j].barrier == ev[i].barrier) {
+          arrivalOf[i] = j;
+          break;
+        }
+  // Alternatives per barrier, then every combination of them.
+  std::vector<std::vector<Filling>> perBarrier;
+  for (const auto& [key, arr] : arrivals) {
+    const int count = ev[arr.begin()->second.front()].count;
+    std::vector<Filling> alts;
+    if (count == 0) {
+      alts.push_back(fillAll(arr, participants(key), blocked));
+    } else {
+      std::map<int, size_t> next;
+      Filling cur;
+      fillCounted(ev, arr, count, next, cur, alts);
+    }
+    perBarrier.push_back(std::move(alts));
+  }
+  std::vector<BitRel> out;
+  std::vector<size_t> pick(perBarrier.size(), 0);
+  if (std::any_of(perBarrier.begin(), perBarrier.end(), [](const auto& a) { return a.empty(); }))
+    return out;
+  while (true) {
+    std::vector<int> phaseOf(n, -1);
+    std::vector<const Phase*> phases;
+    std::vector<bool> complete;
+    for (size_t b = 0; b < perBarrier.size(); ++b) {
+      const Filling& f = perBarrier[b][pick[b]];
+      for (size_t k = 0; k < f.phases.size(); ++k) {
+        for (int a : f.phases[k]) phaseOf[a] = static_cast<int>(phases.size());
+        phases.push_back(&f.phases[k]);
+        complete.push_back(f.complete[k]);
+      }
+    }
+    BitRel bar(n);
+    bool ok = true;
+    for (int w = 0; w < n && ok; ++w) {
+      if (ev[w].kind != EventKind::Wait) continue;
+      const bool stuck = blocked[ev[w].thread] && (w + 1 == n || ev[w + 1].thread != ev[w].thread);
+      const int ph = arrivalOf[w] < 0 ? -1 : phaseOf[arrivalOf[w]];
+      const bool done = ph >= 0 && complete[ph];
+      if (done == stuck) ok = false;  // a blocked wait must hang, every other one complete
+      if (!ok || !done) continue;
+      std::vector<int64_t> preds;
+      for (int a : *phases[ph]) {
+        bar.set(a, w);
+        preds.push_back(ev[a].value);
+      }
+      if (checkValues && ev[w].barOp != litmus::BarOp::Sync && ev[w].barOp != litmus::BarOp::None &&
+          ev[w].barOp != litmus::BarOp::ClusterWait && reduce(ev[w].barOp, preds) != ev[w].value)
+        ok = false;
+    }
+    if (ok) out.push_back(std::move(bar));
+    size_t b = 0;
+    for (; b < pick.size(); ++b) {
+      if (++pick[b] < perBarrier[b].size()) break;
+      pick[b] = 0;
+    }
+    if (b == pick.size()) break;
+  }
+  return out;
+}
+
+}  // namespace model
