@@ -2,6 +2,7 @@
 #include "checker/engine_common.h"
 
 #include <chrono>
+#include <functional>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -84,9 +85,17 @@ model::Static<SymRel> lift(z3::context* c, const model::Static<BitRel>& s) {
 }
 
 // Asserts each constraint of the model: acyclicity through integer ranks.
+// Building the terms of a large test takes seconds; past the deadline, evaluation stops after the
+// current axiom (`stopped`), and the test is reported unknown.
 struct SymbolicCheck {
   Smt& smt;
+  std::function<bool()> overTime;
+  bool stopped = false;
   bool operator()(Axiom, const model::Constraint<SymRel>& c) {
+    if (overTime()) {
+      stopped = true;
+      return false;
+    }
     const int n = c.r.size();
     switch (c.shape) {
       case model::Shape::Acyclic: {
@@ -168,6 +177,11 @@ class SmtEnumerator {
   std::set<litmus::State> states_;
   bool unknown_ = false;
 
+  bool overTime() const {
+    return opt_.timeoutSeconds > 0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >
+               opt_.timeoutSeconds;
+  }
   double secondsLeft() const {
     if (opt_.timeoutSeconds <= 0) return 0;
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -288,8 +302,12 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   const SymRel sc = plus(orient);
   for (int i = 0; i < n; ++i) smt.add(!sc.at(i, i));
 
-  SymbolicCheck check{smt};
+  SymbolicCheck check{smt, [this] { return overTime(); }};
   model::ptxModel(s, model::Choice<SymRel>{rf, co, sc}, check);
+  if (check.stopped) {
+    unknown_ = true;
+    return;
+  }
 
   // Observed values: registers from the selected trace, memory from a co-maximal write.
   std::vector<z3::expr> observed;
@@ -323,8 +341,13 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
       observed.push_back(v);
     }
   }
-  // Every allowed final state, one model at a time, each then blocked.
+  // Every allowed final state, one model at a time, each then blocked. Z3 checks its own timeout
+  // only now and then, so the deadline is also checked here between models.
   while (true) {
+    if (overTime()) {
+      unknown_ = true;
+      return;
+    }
     const auto answer = smt.check(secondsLeft());
     if (answer == Smt::Answer::Unknown) {
       unknown_ = true;
