@@ -84,9 +84,9 @@ model::Static<SymRel> lift(z3::context* c, const model::Static<BitRel>& s) {
   return o;
 }
 
-// Asserts each constraint of the model: acyclicity through integer ranks.
-// Building the terms of a large test takes seconds; past the deadline, evaluation stops after the
-// current axiom (`stopped`), and the test is reported unknown.
+// Asserts each constraint of the model: acyclicity through bit-vector ranks. Building the terms of
+// a large test takes seconds; past the deadline, evaluation stops after the current axiom
+// (`stopped`), and the test is reported unknown.
 struct SymbolicCheck {
   Smt& smt;
   std::function<bool()> overTime;
@@ -177,15 +177,12 @@ class SmtEnumerator {
   std::set<litmus::State> states_;
   bool unknown_ = false;
 
-  bool overTime() const {
-    return opt_.timeoutSeconds > 0 &&
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >
-               opt_.timeoutSeconds;
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
+  bool overTime() const { return opt_.timeoutSeconds > 0 && elapsed() > opt_.timeoutSeconds; }
   double secondsLeft() const {
-    if (opt_.timeoutSeconds <= 0) return 0;
-    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    return std::max(0.001, opt_.timeoutSeconds - el);
+    return opt_.timeoutSeconds <= 0 ? 0 : std::max(0.001, opt_.timeoutSeconds - elapsed());
   }
   void collectValues(const std::vector<const PathGroup*>& pick, const model::EventGraph& init,
                      ValueCode& code) const;

@@ -81,6 +81,10 @@ void fillCounted(const std::vector<Event>& ev, const Arrivals& arr, int count,
 
 }  // namespace
 
+bool isReduction(litmus::BarOp op) {
+  return op == litmus::BarOp::RedPopc || op == litmus::BarOp::RedAnd || op == litmus::BarOp::RedOr;
+}
+
 int64_t reduce(litmus::BarOp op, const std::vector<int64_t>& predicates) {
   const auto trues = std::count_if(predicates.begin(), predicates.end(), [](int64_t v) { return v != 0; });
   switch (op) {
@@ -150,8 +154,7 @@ std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vecto
         bar.set(a, w);
         preds.push_back(ev[a].value);
       }
-      if (checkValues && ev[w].barOp != litmus::BarOp::Sync && ev[w].barOp != litmus::BarOp::None &&
-          ev[w].barOp != litmus::BarOp::ClusterWait && reduce(ev[w].barOp, preds) != ev[w].value)
+      if (checkValues && isReduction(ev[w].barOp) && reduce(ev[w].barOp, preds) != ev[w].value)
         ok = false;
     }
     if (ok) out.push_back(std::move(bar));

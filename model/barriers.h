@@ -25,7 +25,9 @@ using Participants = std::function<std::vector<int>(int64_t barrier)>;
 std::vector<BitRel> barrierPhases(const std::vector<Event>& events, const std::vector<bool>& blocked,
                                   const Participants& participants, bool checkValues = true);
 
-// The value a bar.red wait returns for the predicates of its phase.
+// bar.red: whether a barrier operation reduces, and the value its wait returns for the predicates
+// of its phase.
+bool isReduction(litmus::BarOp op);
 int64_t reduce(litmus::BarOp op, const std::vector<int64_t>& predicates);
 
 }  // namespace model
