@@ -82,6 +82,14 @@ SourceLoc targetLoc(const Instr& in) {
   return loc;
 }
 
+// Three `bar` operands are Dat3M's ID, INSTANCE, COUNT; PTX has at most two (Test::dat3mBarriers).
+void checkBarrierOperands(const Test& test, const Instr& in) {
+  if (in.op == Opcode::Bar && in.args.size() == 3 && !test.dat3mBarriers &&
+      (in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive))
+    throw Error(in.args[2].loc, "a third barrier operand is the Dat3M form ID, INSTANCE, COUNT; "
+                                "add 'barriers: dat3m' to read it so");
+}
+
 void checkThread(const Thread& t, const std::set<std::string>& locations) {
   std::map<std::string, int> labels;
   for (const Instr& in : t.code)
@@ -232,7 +240,10 @@ void validate(Test& test) {
   checkPlacement(test);
   std::set<std::string> locations;
   for (const Location& l : test.locations) locations.insert(l.name);
-  for (const Thread& t : test.threads) checkThread(t, locations);
+  for (const Thread& t : test.threads) {
+    checkThread(t, locations);
+    for (const Instr& in : t.code) checkBarrierOperands(test, in);
+  }
   TermChecker terms(test);
   terms.check(test.condition);
   for (const Term& t : test.observed) terms.check(t);
