@@ -44,6 +44,10 @@ Result checkBoth(const litmus::Test& test, const Options& options) {
       if (!a.count(st)) os << " [smt only: " << litmus::formatState(test.observed, st) << "]";
     e.mismatch = os.str();
   }
+  if (e.outcome.hang.empty() != s.outcome.hang.empty())
+    e.mismatch += (e.mismatch.empty() ? "engines disagree on " + test.name + ":" : std::string()) +
+                  " [may hang: explicit " + (e.outcome.hang.empty() ? "no" : "yes") + ", smt " +
+                  (s.outcome.hang.empty() ? "no" : "yes") + "]";
   e.outcome.engine = "both";
   return e;
 }

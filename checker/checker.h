@@ -27,7 +27,7 @@ struct Options {
 // One execution, concrete: its events and the relations that were chosen.
 struct Execution {
   model::EventGraph graph;
-  model::BitRel rf, co, sc;
+  model::BitRel rf, co, sc, bar;
   litmus::State state;
 };
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "model/barriers.h"
 #include "model/bitrel.h"
 #include "model/ptx_model.h"
 #include "model/semantics.h"
@@ -55,6 +56,9 @@ struct Candidate {
   std::vector<std::vector<int>> writesByLoc;  // non-initial writes per physical location
   std::vector<int> initOf;                    // physical location -> its initial write
   std::vector<std::pair<int, int>> scPairs;   // morally strong pairs of fence.sc
+  std::vector<BitRel> bars;                   // the ways barrier phases can fill (barriers.h)
+  std::vector<model::Stuck> stuck;            // per thread: how its trace ends
+  bool hangs = false;                         // some thread never exits
 };
 
 class Enumerator {
@@ -73,13 +77,15 @@ class Enumerator {
   std::chrono::steady_clock::time_point start_;
   bool timedOut_ = false;
   uint64_t clockTicks_ = 0;
+  std::string hang_;                // how some execution hangs (empty: none found)
+  bool doneWithCandidate_ = false;  // a visitor stopped the search of this candidate only
 
   bool overTime();
   Candidate makeCandidate(const std::vector<int>& pick) const;
   bool forEachCombination(const std::function<bool(const Candidate&)>& f);
   bool forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f);
   bool forEachSc(const Candidate& c, const std::function<bool(const BitRel&)>& f);
-  bool forEachCo(const Candidate& c, const BitRel& rf, const BitRel& sc,
+  bool forEachCo(const Candidate& c, const model::Choice<BitRel>& x,
                  const model::Derived<BitRel>& d, bool prune, const Visit& f);
   bool totalOrders(const Candidate& c, const std::vector<int>& ws, const BitRel& rf,
                    const BitRel& forced, bool prune,
@@ -93,6 +99,8 @@ class Enumerator {
   std::vector<litmus::State> finalStates(const Candidate& c, const BitRel& co) const;
   bool satisfiesTarget(const litmus::State& s) const;
   std::optional<Violation> explain();
+  bool spinsForever(const Candidate& c, const model::Choice<BitRel>& x) const;
+  std::string describeHang(const Candidate& c) const;
 };
 
 bool Enumerator::overTime() {
@@ -114,6 +122,8 @@ Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
                           std::to_string(model::kMaxEvents) + " events: too large for the explicit engine");
     c.traces.push_back(&tr);
     c.offset.push_back(off);
+    c.stuck.push_back(tr.stuck);
+    c.hangs |= tr.stuck != model::Stuck::No;
     ev.insert(ev.end(), tr.events.begin(), tr.events.end());
     for (auto [a, b] : tr.rmw) c.g.rmw.emplace_back(a + off, b + off);
     for (auto [a, b] : tr.dep) c.g.dep.emplace_back(a + off, b + off);
@@ -135,6 +145,9 @@ Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
       if (ev[a].isFence() && ev[b].isFence() && ev[a].sem == litmus::Sem::Sc &&
           ev[b].sem == litmus::Sem::Sc && model::morallyStrong(ev[a], ev[b]))
         c.scPairs.emplace_back(static_cast<int>(a), static_cast<int>(b));
+  c.bars = model::barrierPhases(ev, c.stuck, [&](int64_t key) {
+    return model::barrierParticipants(prog_, key);
+  });
   return c;
 }
 
@@ -144,12 +157,17 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
     if (ts.traces.empty()) return true;
   while (true) {
     if (overTime()) return false;
-    Candidate c = makeCandidate(pick);
-    bool feasible = std::none_of(c.rfChoices.begin(), c.rfChoices.end(),
-                                 [](const auto& v) { return v.empty(); });
-    if (feasible) {
-      c.s = model::staticRelations(c.g);
-      if (!f(c)) return false;
+    bool hangs = false;
+    for (size_t t = 0; t < pick.size(); ++t) hangs |= traces_[t].traces[pick[t]].stuck != model::Stuck::No;
+    if (!hangs || hang_.empty()) {  // one hanging execution is enough to report
+      Candidate c = makeCandidate(pick);
+      const bool feasible = !c.bars.empty() && std::none_of(c.rfChoices.begin(), c.rfChoices.end(),
+                                                            [](const auto& v) { return v.empty(); });
+      if (feasible) {
+        c.s = model::staticRelations(c.g);
+        if (!f(c) && !doneWithCandidate_) return false;
+        doneWithCandidate_ = false;
+      }
     }
     size_t t = 0;
     for (; t < pick.size(); ++t) {
@@ -228,8 +246,9 @@ bool Enumerator::forEachSc(const Candidate& c, const std::function<bool(const Bi
 // (writes related by causality) and drops a partial order as soon as it breaks SC per location,
 // Atomicity or Causality, all of which only get worse as co grows. Locations whose writes are
 // pairwise morally strong get a total order, built one write at a time.
-bool Enumerator::forEachCo(const Candidate& c, const BitRel& rf, const BitRel& sc,
+bool Enumerator::forEachCo(const Candidate& c, const model::Choice<BitRel>& x,
                            const model::Derived<BitRel>& d, bool prune, const Visit& f) {
+  const BitRel& rf = x.rf;
   const int n = static_cast<int>(c.g.events.size());
   BitRel co(n);
   for (size_t l = 0; l < c.writesByLoc.size(); ++l)
@@ -250,10 +269,10 @@ bool Enumerator::forEachCo(const Candidate& c, const BitRel& rf, const BitRel& s
     if (l == c.writesByLoc.size()) {
       if (prune) {
         BitRel closed = plus(co);  // the least order containing the choices made
-        return !viable(closed) || f(c, model::Choice<BitRel>{rf, closed, sc}, d);
+        return !viable(closed) || f(c, model::Choice<BitRel>{rf, closed, x.sc, x.bar}, d);
       }
       if (!(plus(co) == co)) return true;  // only transitive assignments are orders
-      return f(c, model::Choice<BitRel>{rf, co, sc}, d);
+      return f(c, model::Choice<BitRel>{rf, co, x.sc, x.bar}, d);
     }
     const auto& ws = c.writesByLoc[l];
     bool total = true;
@@ -353,10 +372,13 @@ bool Enumerator::forEachExecution(bool prune, const Visit& f) {
   return forEachCombination([&](const Candidate& c) {
     return forEachRf(c, prune, [&](const BitRel& rf) {
       return forEachSc(c, [&](const BitRel& sc) {
-        const model::Derived<BitRel> d = model::derive(c.s, rf, sc);
-        // Causality's rf part and Fence-SC do not depend on co: check them once here.
-        if (prune && (!(rf * d.cause).irreflexive() || !(sc * d.bc).irreflexive())) return true;
-        return forEachCo(c, rf, sc, d, prune, f);
+        for (const BitRel& bar : c.bars) {
+          const model::Derived<BitRel> d = model::derive(c.s, rf, sc, bar);
+          // Causality's rf part and Fence-SC do not depend on co: check them once here.
+          if (prune && (!(rf * d.cause).irreflexive() || !(sc * d.bc).irreflexive())) continue;
+          if (!forEachCo(c, model::Choice<BitRel>{rf, BitRel(0), sc, bar}, d, prune, f)) return false;
+        }
+        return true;
       });
     });
   });
@@ -390,6 +412,35 @@ std::vector<litmus::State> Enumerator::finalStates(const Candidate& c, const Bit
     } else {
       for (auto& s : out) s.values.push_back(term.value);
     }
+  }
+  return out;
+}
+
+// A spinning thread loops forever when the reads of its last iteration read the final value of
+// their locations (co-maximal writes): every later iteration can read the same.
+bool Enumerator::spinsForever(const Candidate& c, const model::Choice<BitRel>& x) const {
+  for (size_t t = 0; t < c.traces.size(); ++t) {
+    if (c.stuck[t] != model::Stuck::Spinning) continue;
+    const auto& events = c.traces[t]->events;
+    for (size_t i = c.traces[t]->spinFrom; i < events.size(); ++i) {
+      const int r = c.offset[t] + static_cast<int>(i);
+      if (!c.g.events[r].isRead()) continue;
+      for (int w = 0; w < static_cast<int>(c.g.events.size()); ++w)
+        if (x.rf.get(w, r) && x.co.row(w).any()) return false;
+    }
+  }
+  return true;
+}
+
+std::string Enumerator::describeHang(const Candidate& c) const {
+  std::string out;
+  for (size_t t = 0; t < c.traces.size(); ++t) {
+    if (c.stuck[t] == model::Stuck::No) continue;
+    const auto& th = test_.threads[t];
+    const std::string& text = th.code[c.traces[t]->stuckAt].text;
+    out += (out.empty() ? "" : "; ") + th.name +
+           (c.stuck[t] == model::Stuck::AtWait ? " waits forever at '" + text + "'"
+                                               : " spins forever at '" + text + "'");
   }
   return out;
 }
@@ -431,6 +482,7 @@ std::optional<Violation> Enumerator::explain() {
   std::optional<Violation> found;
   forEachExecution(false, [&](const Candidate& cc, const model::Choice<BitRel>& x,
                              const model::Derived<BitRel>& d) {
+        if (cc.hangs) return true;  // no final state
         std::optional<litmus::State> target;
         for (auto& st : finalStates(cc, x.co))
           if (satisfiesTarget(st)) target = st;
@@ -438,7 +490,7 @@ std::optional<Violation> Enumerator::explain() {
         const litmus::State st = *target;
         ExplicitCheck chk;
         if (model::axioms(cc.s, x, d, chk)) return true;
-        Violation v = explainViolation(Execution{cc.g, x.rf, x.co, x.sc, st}, cc.s, d, *chk.failed);
+        Violation v = explainViolation(Execution{cc.g, x.rf, x.co, x.sc, x.bar, st}, cc.s, d, *chk.failed);
         found = std::move(v);
         return false;
   });
@@ -462,11 +514,17 @@ Result Enumerator::run() {
         ++examined;
         ExplicitCheck chk;
         if (!model::axioms(cc.s, x, d, chk)) return true;
+        if (cc.hangs) {  // no final state: does this execution really hang?
+          if (!spinsForever(cc, x)) return true;
+          hang_ = describeHang(cc);
+          doneWithCandidate_ = true;
+          return false;
+        }
         recordRaces(cc, d.cause, races, test_);
         for (auto& st : finalStates(cc, x.co)) {
           auto& slot = seen[st];
           ++slot.first;
-          if (opt_.witnesses && !slot.second) slot.second = Execution{cc.g, x.rf, x.co, x.sc, st};
+          if (opt_.witnesses && !slot.second) slot.second = Execution{cc.g, x.rf, x.co, x.sc, x.bar, st};
         }
         return true;
   });
@@ -478,6 +536,7 @@ Result Enumerator::run() {
     if (opt_.witnesses && slot.second) res.witnesses.push_back(std::move(*slot.second));
   }
   for (auto& [key, race] : races) out.races.push_back(race);
+  out.hang = hang_;
   if (timedOut_) {
     out.status = litmus::Status::Unknown;
     std::ostringstream os;

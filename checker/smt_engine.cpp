@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "checker/symrel.h"
+#include "model/barriers.h"
 #include "model/ptx_model.h"
 #include "model/relations.h"
 #include "model/semantics.h"
@@ -78,9 +79,15 @@ model::Static<SymRel> lift(z3::context* c, const model::Static<BitRel>& s) {
   model::Static<SymRel> o;
   o.W = k(s.W); o.M = k(s.M); o.RelW = k(s.RelW); o.StrongW = k(s.StrongW);
   o.StrongR = k(s.StrongR); o.AcqR = k(s.AcqR); o.FRel = k(s.FRel); o.FAcq = k(s.FAcq);
+  o.Arrive = k(s.Arrive); o.ArriveRel = k(s.ArriveRel); o.Wait = k(s.Wait); o.WaitAcq = k(s.WaitAcq);
   o.po = k(s.po); o.po_loc = k(s.po_loc); o.loc = k(s.loc); o.ms = k(s.ms); o.rmw = k(s.rmw);
   o.dep = k(s.dep); o.ppStatic = k(s.ppStatic);
-  for (const auto& [f, cov] : s.proxyFences) o.proxyFences.emplace_back(k(f), k(cov));
+  for (const auto& v : s.views) o.views.push_back(k(v));
+  o.PF = k(s.PF);
+  o.viewGeneric = s.viewGeneric;
+  o.sameCta = k(s.sameCta);
+  for (const auto& st : s.viewSteps) o.viewSteps.push_back({st.from, st.to, k(st.fences)});
+  o.chain = s.chain;
   return o;
 }
 
@@ -134,6 +141,7 @@ class ValueCode {
     values_.erase(std::unique(values_.begin(), values_.end()), values_.end());
     while ((size_t{1} << bits_) < values_.size()) ++bits_;
   }
+  bool has(int64_t v) const { return std::binary_search(values_.begin(), values_.end(), v); }
   z3::expr of(z3::context& c, int64_t v) const {
     const auto it = std::lower_bound(values_.begin(), values_.end(), v);
     return c.bv_val(static_cast<uint64_t>(it - values_.begin()), bits_);
@@ -152,11 +160,17 @@ struct PathGroup {
 };
 
 std::vector<PathGroup> groupByPath(const model::TraceSet& ts) {
-  std::map<std::vector<std::pair<int, int>>, size_t> index;
+  std::map<std::vector<int64_t>, size_t> index;
   std::vector<PathGroup> groups;
   for (const auto& tr : ts.traces) {
-    std::vector<std::pair<int, int>> key;
-    for (const auto& e : tr.events) key.emplace_back(e.instr, static_cast<int>(e.kind));
+    std::vector<int64_t> key;
+    for (const auto& e : tr.events) {
+      key.push_back(e.instr);
+      key.push_back(static_cast<int64_t>(e.kind));
+      // barriers are part of the structure (a register may name the barrier or its count)
+      if (e.isBarrier()) key.insert(key.end(), {e.barrier, e.count});
+    }
+    key.push_back(static_cast<int64_t>(tr.stuck) - 8);  // a hanging wait is not a completed one
     auto [it, fresh] = index.emplace(key, groups.size());
     if (fresh) groups.emplace_back();
     groups[it->second].traces.push_back(&tr);
@@ -176,6 +190,7 @@ class SmtEnumerator {
   std::chrono::steady_clock::time_point start_;
   std::set<litmus::State> states_;
   bool unknown_ = false;
+  std::string hang_;  // how some execution hangs (empty: none found)
 
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -187,7 +202,86 @@ class SmtEnumerator {
   void collectValues(const std::vector<const PathGroup*>& pick, const model::EventGraph& init,
                      ValueCode& code) const;
   void solveCombination(const std::vector<const PathGroup*>& pick);
+  std::optional<SymRel> barrierChoice(Smt& smt, const model::EventGraph& g,
+                                      const std::vector<model::Stuck>& stuck,
+                                      const std::vector<z3::expr>& value, const ValueCode& code);
+  void assertSpinning(Smt& smt, const std::vector<const PathGroup*>& pick,
+                      const std::vector<int>& offset, const model::EventGraph& g,
+                      const SymRel& rf, const SymRel& co);
+  std::string describeHang(const std::vector<const PathGroup*>& pick) const;
 };
+
+// The barrier phases (model/barriers.h) as a choice among the fillings: one selector each. The
+// results of bar.red are constrained here, over the symbolic values of the predicates. nullopt:
+// no filling is possible.
+std::optional<SymRel> SmtEnumerator::barrierChoice(Smt& smt, const model::EventGraph& g,
+                                                   const std::vector<model::Stuck>& stuck,
+                                                   const std::vector<z3::expr>& value,
+                                                   const ValueCode& code) {
+  z3::context& c = smt.ctx();
+  const auto& ev = g.events;
+  const int n = static_cast<int>(ev.size());
+  const std::vector<BitRel> bars = model::barrierPhases(
+      ev, stuck, [&](int64_t key) { return model::barrierParticipants(prog_, key); }, false);
+  if (bars.empty()) return std::nullopt;
+  SymRel bar(&c, n);
+  z3::expr_vector sels(c);
+  for (const BitRel& b : bars) {
+    const z3::expr sel = bars.size() == 1 ? c.bool_val(true) : smt.fresh("bar");
+    sels.push_back(sel);
+    for (auto [a, w] : b.edges()) bar.at(a, w) = bar.at(a, w) || Term::of(sel);
+    for (int w = 0; w < n; ++w) {
+      if (ev[w].kind != EventKind::Wait || !model::isReduction(ev[w].barOp)) continue;
+      z3::expr_vector truth(c);  // the predicates of w's phase that hold
+      for (int a = 0; a < n; ++a)
+        if (b.get(a, w)) truth.push_back(value[a] != code.of(c, 0));
+      const int k = static_cast<int>(truth.size());
+      for (int m = 0; m <= k; ++m) {
+        const int64_t result = ev[w].barOp == litmus::BarOp::RedPopc ? m
+                               : ev[w].barOp == litmus::BarOp::RedAnd ? m == k
+                                                                        : m > 0;
+        const z3::expr exactly = k == 0 ? c.bool_val(true) : z3::atleast(truth, m) && z3::atmost(truth, m);
+        smt.add(z3::implies(sel && exactly, code.has(result) ? value[w] == code.of(c, result)
+                                                             : c.bool_val(false)));
+      }
+    }
+  }
+  if (bars.size() > 1) smt.add(z3::atleast(sels, 1) && z3::atmost(sels, 1));
+  return bar;
+}
+
+// A spinning thread loops forever when the reads of its last iteration read co-maximal writes.
+void SmtEnumerator::assertSpinning(Smt& smt, const std::vector<const PathGroup*>& pick,
+                                   const std::vector<int>& offset, const model::EventGraph& g,
+                                   const SymRel& rf, const SymRel& co) {
+  const int n = static_cast<int>(g.events.size());
+  for (size_t t = 0; t < pick.size(); ++t) {
+    const model::Trace& rep = *pick[t]->traces.front();
+    if (rep.stuck != model::Stuck::Spinning) continue;
+    for (size_t i = rep.spinFrom; i < rep.events.size(); ++i) {
+      const int r = offset[t] + static_cast<int>(i);
+      if (!g.events[r].isRead()) continue;
+      for (int w = 0; w < n; ++w)
+        for (int w2 = 0; w2 < n; ++w2)
+          if (!rf.at(w, r).isFalse() && !co.at(w, w2).isFalse())
+            smt.add(!(rf.at(w, r) && co.at(w, w2)));
+    }
+  }
+}
+
+std::string SmtEnumerator::describeHang(const std::vector<const PathGroup*>& pick) const {
+  std::string out;
+  for (size_t t = 0; t < pick.size(); ++t) {
+    const model::Trace& rep = *pick[t]->traces.front();
+    if (rep.stuck == model::Stuck::No) continue;
+    const auto& th = test_.threads[t];
+    const std::string& text = th.code[rep.stuckAt].text;
+    out += (out.empty() ? "" : "; ") + th.name +
+           (rep.stuck == model::Stuck::AtWait ? " waits forever at '" + text + "'"
+                                              : " spins forever at '" + text + "'");
+  }
+  return out;
+}
 
 // Every value the combination's events, observed registers and observed constants can take.
 void SmtEnumerator::collectValues(const std::vector<const PathGroup*>& pick,
@@ -244,6 +338,14 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   if (n > model::kMaxEvents) throw litmus::Error({test_.file, 0, 0}, "test too large");
   const model::Static<SymRel> s = lift(&c, model::staticRelations(g));
   const auto& ev = g.events;
+  std::vector<model::Stuck> stuck;
+  bool hangs = false;
+  for (const auto* group : pick) {
+    stuck.push_back(group->traces.front()->stuck);
+    hangs |= stuck.back() != model::Stuck::No;
+  }
+  const std::optional<SymRel> bar = barrierChoice(smt, g, stuck, value, code);
+  if (!bar) return;
 
   // Reads-from: each read reads exactly one write of its location, with the value it returned.
   SymRel rf(&c, n);
@@ -300,9 +402,16 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   for (int i = 0; i < n; ++i) smt.add(!sc.at(i, i));
 
   SymbolicCheck check{smt, [this] { return overTime(); }};
-  model::ptxModel(s, model::Choice<SymRel>{rf, co, sc}, check);
+  model::ptxModel(s, model::Choice<SymRel>{rf, co, sc, *bar}, check);
   if (check.stopped) {
     unknown_ = true;
+    return;
+  }
+  if (hangs) {  // no final state: one consistent execution that really hangs is enough
+    assertSpinning(smt, pick, offset, g, rf, co);
+    const auto answer = smt.check(secondsLeft());
+    if (answer == Smt::Answer::Unknown) unknown_ = true;
+    if (answer == Smt::Answer::Sat) hang_ = describeHang(pick);
     return;
   }
 
@@ -381,8 +490,12 @@ Result SmtEnumerator::run() {
   const bool none = std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.empty(); });
   while (!none && !unknown_) {
     std::vector<const PathGroup*> pick;
-    for (size_t t = 0; t < groups.size(); ++t) pick.push_back(&groups[t][idx[t]]);
-    solveCombination(pick);
+    bool hangs = false;
+    for (size_t t = 0; t < groups.size(); ++t) {
+      pick.push_back(&groups[t][idx[t]]);
+      hangs |= pick.back()->traces.front()->stuck != model::Stuck::No;
+    }
+    if (!hangs || hang_.empty()) solveCombination(pick);
     size_t t = 0;
     for (; t < idx.size(); ++t) {
       if (++idx[t] < groups[t].size()) break;
@@ -394,6 +507,7 @@ Result SmtEnumerator::run() {
   describeTest(out, test_, "smt", res.bounded, opt_.unroll);
   // The symbolic engine counts final states, not executions (docs/performance.md).
   for (const auto& st : states_) addState(out, test_, st, 1);
+  out.hang = hang_;
   if (unknown_) {
     out.status = litmus::Status::Unknown;
     std::ostringstream os;

@@ -40,6 +40,8 @@ check:
 suite:
   --expected FILE    expectations from a TSV (test, model, quantifier, condition), paths
                      relative to the file; default: the `expect` field of each test
+  --liveness FILE    liveness expectations from a TSV (test, model, termination: terminates
+                     or may-hang), paths relative to the file
   --junit FILE       write a JUnit XML report
   --json             print the per-test results as JSON lines instead of failure lines
 )";
@@ -49,7 +51,7 @@ struct Args {
   std::vector<std::string> paths;
   checker::Options opt;
   bool json = false, explain = false;
-  std::string graphDir, expected, junit;
+  std::string graphDir, expected, liveness, junit;
 };
 
 struct UsageError {
@@ -77,6 +79,7 @@ Args parseArgs(int argc, char** argv) {
     else if (s == "--explain") a.explain = true;
     else if (s == "--graph") a.graphDir = value();
     else if (s == "--expected") a.expected = value();
+    else if (s == "--liveness") a.liveness = value();
     else if (s == "--junit") a.junit = value();
     else if (s == "--timeout") a.opt.timeoutSeconds = parseNumber(s, value());
     else if (s == "--unroll") {
@@ -165,6 +168,7 @@ int cmdSuite(const Args& a) {
   checker::SuiteOptions so;
   so.check = a.opt;
   so.expectedTsv = a.expected;
+  so.livenessTsv = a.liveness;
   const bool tty = isatty(STDERR_FILENO);
   so.progress = [&](size_t done, size_t total, const checker::SuiteEntry& e) {
     if (tty) std::cerr << "\r\033[K[" << done << "/" << total << "] " << e.name << std::flush;

@@ -96,6 +96,7 @@ void printHerd(std::ostream& os, const Outcome& o) {
        << " times were not explored (--unroll)\n";
   for (const auto& r : o.races)
     os << "Race " << r.first << " <-> " << r.second << " (" << r.why << ")\n";
+  if (!o.hang.empty()) os << "May hang: " << o.hang << "\n";
   os << "Time " << o.test << " " << seconds(o.seconds) << "\n\n";
 }
 
@@ -148,6 +149,10 @@ void printJson(std::ostream& os, const Outcome& o) {
     os << (i ? "," : "") << "{\"first\":" << q(o.races[i].first) << ",\"second\":"
        << q(o.races[i].second) << ",\"why\":" << q(o.races[i].why) << "}";
   os << "]";
+  if (o.status == Status::Done) {
+    os << ",\"liveness\":" << q(o.hang.empty() ? "terminates" : "may-hang");
+    if (!o.hang.empty()) os << ",\"hang\":" << q(o.hang);
+  }
   if (o.loopBound >= 0) os << ",\"unroll_bound_hit\":" << o.loopBound;
   os << ",\"seconds\":" << seconds(o.seconds) << "}";
 }

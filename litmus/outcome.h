@@ -44,6 +44,9 @@ struct Outcome {
   Quantifier quantifier = Quantifier::Exists;
   std::string condition;            // as printed in herd style
   std::vector<Race> races;          // empty: race free
+  // Empty: every execution runs to its end. Otherwise how one can hang, e.g. "P1 waits forever at
+  // 'bar.sync 1'" (a barrier phase that never completes, a spin loop that never exits).
+  std::string hang;
   double seconds = 0;
   int loopBound = -1;               // >= 0: some paths took more backward jumps and were dropped
   std::string engine;               // "explicit" / "smt"

@@ -138,6 +138,9 @@ struct Location {
   // accessed through (herd: `y @ generic aliases x`, `s @ surface aliases x`). Empty = not an alias.
   std::string aliasOf;
   Proxy aliasProxy = Proxy::Generic;
+  // For a non-generic alias: the generic address it views (`s @ surface aliases y`: y, even when
+  // y is itself an alias of x). Set by validation; empty otherwise.
+  std::string viewOf;
   // For .shared locations: the CTA whose shared memory holds it (-1 = every CTA has its own copy
   // reached by threads of that CTA; single copy is the common litmus case, see docs/format.md).
   int ownerCta = -1;

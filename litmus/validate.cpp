@@ -47,6 +47,8 @@ void resolveAliases(Test& test) {
         throw Error(l.loc, "'" + l.name + "' is an alias of unknown location '" + root + "'");
       if (steps > test.locations.size()) throw Error(l.loc, "alias cycle through '" + l.name + "'");
       const Location& next = test.locations[it->second];
+      const bool generic = next.aliasOf.empty() || next.aliasProxy == Proxy::Generic;
+      if (l.aliasProxy != Proxy::Generic && l.viewOf.empty() && generic) l.viewOf = next.name;
       if (next.aliasOf.empty()) break;
       root = next.aliasOf;
     }
@@ -83,11 +85,30 @@ SourceLoc targetLoc(const Instr& in) {
 }
 
 // Three `bar` operands are Dat3M's ID, INSTANCE, COUNT; PTX has at most two (Test::dat3mBarriers).
+// In PTX form (§9.7.13.1) an immediate id lies in 0-15, an immediate thread count is a positive
+// multiple of the warp size, and bar.arrive must give a count. (Register operands are checked
+// when the model reads them.)
 void checkBarrierOperands(const Test& test, const Instr& in) {
-  if (in.op == Opcode::Bar && in.args.size() == 3 && !test.dat3mBarriers &&
-      (in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive))
+  if (in.op != Opcode::Bar || in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait)
+    return;
+  const bool plain = in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive;
+  if (plain && in.args.size() == 3 && !test.dat3mBarriers)
     throw Error(in.args[2].loc, "a third barrier operand is the Dat3M form ID, INSTANCE, COUNT; "
                                 "add 'barriers: dat3m' to read it so");
+  if (test.dat3mBarriers && plain) return;
+  const size_t first = plain ? 0 : 1;  // bar.red: {dst, id[, count], pred}
+  const Operand& id = in.args[first];
+  if (id.kind == Operand::Kind::Imm && (id.imm < 0 || id.imm > 15))
+    throw Error(id.loc, "barrier id " + std::to_string(id.imm) + " is out of range 0-15");
+  const bool hasCount = in.args.size() == first + (plain ? 2 : 3);
+  if (in.barOp == BarOp::Arrive && !hasCount)
+    throw Error(in.loc, "'" + in.text + "' needs a thread count (bar.arrive a, b)");
+  if (!hasCount) return;
+  const Operand& count = in.args[first + 1];
+  if (count.kind == Operand::Kind::Imm && (count.imm <= 0 || count.imm % 32 != 0))
+    throw Error(count.loc, "thread count " + std::to_string(count.imm) +
+                               " is not a positive multiple of the warp size 32 (each litmus "
+                               "thread stands for a warp)");
 }
 
 void checkThread(const Thread& t, const std::set<std::string>& locations) {

@@ -430,7 +430,8 @@ std::string initText(const Location& l) {
 void writeLocation(std::ostream& out, const Location& l) {
   out << "  " << l.name << ": ";
   if (!l.aliasOf.empty()) {
-    out << "{alias-of: " << l.aliasOf;
+    // a non-generic alias names the address it views, which may itself be an alias
+    out << "{alias-of: " << (l.viewOf.empty() ? l.aliasOf : l.viewOf);
     if (l.aliasProxy != Proxy::Generic) out << ", proxy: " << toString(l.aliasProxy);
     out << "}\n";
   } else if (l.space == Space::Global && l.initAt.empty()) {

@@ -22,7 +22,7 @@ bool sameCount(const std::vector<Event>& ev, const Phase& p, int count) {
 
 // Without a count, phase k holds the k-th arrival of every thread that makes k arrivals, and it
 // completes unless some participant that is still running (blocked elsewhere) has not arrived.
-Filling fillAll(const Arrivals& arr, std::vector<int> participants, const std::vector<bool>& blocked) {
+Filling fillAll(const Arrivals& arr, std::vector<int> participants, const std::vector<Stuck>& stuck) {
   for (const auto& [t, list] : arr) participants.push_back(t);
   std::sort(participants.begin(), participants.end());
   participants.erase(std::unique(participants.begin(), participants.end()), participants.end());
@@ -36,7 +36,7 @@ Filling fillAll(const Arrivals& arr, std::vector<int> participants, const std::v
       const auto it = arr.find(t);
       const size_t made = it == arr.end() ? 0 : it->second.size();
       if (k < made) p.push_back(it->second[k]);
-      else if (blocked[t]) done = false;  // alive, and never arrives
+      else if (stuck[t] != Stuck::No) done = false;  // alive, and never arrives
     }
     f.phases.push_back(std::move(p));
     f.complete.push_back(done);
@@ -79,7 +79,35 @@ void fillCounted(const std::vector<Event>& ev, const Arrivals& arr, int count,
   } while (std::prev_permutation(pick.begin(), pick.end()));
 }
 
+// A wait completes after every arrival of its phase, and a thread goes on only after its wait:
+// program order and `bar` together must not loop (two threads each waiting, at a different
+// barrier, for the other's arrival deadlock instead).
+bool ordered(const std::vector<Event>& ev, const BitRel& bar) {
+  const int n = static_cast<int>(ev.size());
+  BitRel r = bar;
+  for (int a = 0; a < n; ++a)
+    if (ev[a].isBarrier())
+      for (int b = a + 1; b < n && ev[b].thread == ev[a].thread; ++b)
+        if (ev[b].isBarrier()) r.set(a, b);
+  return plus(r).irreflexive();
+}
+
 }  // namespace
+
+int64_t barrierKey(const BarrierName& b) {
+  return (((int64_t{static_cast<uint8_t>(b.kind)} << 8 | b.gpu) << 16 | b.group) << 16 | b.id) << 16 |
+         b.instance;
+}
+
+BarrierName barrierName(int64_t key) {
+  BarrierName b;
+  b.instance = key & 0xffff;
+  b.id = key >> 16 & 0xffff;
+  b.group = static_cast<int>(key >> 32 & 0xffff);
+  b.gpu = static_cast<int>(key >> 48 & 0xff);
+  b.kind = static_cast<BarrierKind>(key >> 56);
+  return b;
+}
 
 bool isReduction(litmus::BarOp op) {
   return op == litmus::BarOp::RedPopc || op == litmus::BarOp::RedAnd || op == litmus::BarOp::RedOr;
@@ -95,7 +123,7 @@ int64_t reduce(litmus::BarOp op, const std::vector<int64_t>& predicates) {
   }
 }
 
-std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vector<bool>& blocked,
+std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vector<Stuck>& stuck,
                                   const Participants& participants, bool checkValues) {
   const int n = static_cast<int>(ev.size());
   std::map<int64_t, Arrivals> arrivals;
@@ -116,7 +144,7 @@ std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vecto
     const int count = ev[arr.begin()->second.front()].count;
     std::vector<Filling> alts;
     if (count == 0) {
-      alts.push_back(fillAll(arr, participants(key), blocked));
+      alts.push_back(fillAll(arr, participants(key), stuck));
     } else {
       std::map<int, size_t> next;
       Filling cur;
@@ -144,10 +172,11 @@ std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vecto
     bool ok = true;
     for (int w = 0; w < n && ok; ++w) {
       if (ev[w].kind != EventKind::Wait) continue;
-      const bool stuck = blocked[ev[w].thread] && (w + 1 == n || ev[w + 1].thread != ev[w].thread);
+      const bool hangs = stuck[ev[w].thread] == Stuck::AtWait &&
+                        (w + 1 == n || ev[w + 1].thread != ev[w].thread);
       const int ph = arrivalOf[w] < 0 ? -1 : phaseOf[arrivalOf[w]];
       const bool done = ph >= 0 && complete[ph];
-      if (done == stuck) ok = false;  // a blocked wait must hang, every other one complete
+      if (done == hangs) ok = false;  // a blocked wait must hang, every other one complete
       if (!ok || !done) continue;
       std::vector<int64_t> preds;
       for (int a : *phases[ph]) {
@@ -157,7 +186,7 @@ std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vecto
       if (checkValues && isReduction(ev[w].barOp) && reduce(ev[w].barOp, preds) != ev[w].value)
         ok = false;
     }
-    if (ok) out.push_back(std::move(bar));
+    if (ok && ordered(ev, bar)) out.push_back(std::move(bar));
     size_t b = 0;
     for (; b < pick.size(); ++b) {
       if (++pick[b] < perBarrier[b].size()) break;

@@ -11,18 +11,33 @@
 
 namespace model {
 
+// The barrier object an Arrive or Wait uses, packed into Event::barrier: a CTA's named barrier
+// (bar/barrier, id 0-15, Dat3M instance) or its cluster's barrier (barrier.cluster).
+enum class BarrierKind : uint8_t { Cta, Cluster };
+struct BarrierName {
+  BarrierKind kind = BarrierKind::Cta;
+  int gpu = 0;
+  int group = 0;         // the CTA (Cta) or the cluster (Cluster)
+  int64_t id = 0;        // Cta: the barrier id
+  int64_t instance = 0;  // Cta, Dat3M operands: the instance (docs/format.md)
+};
+// Fields must fit: gpu < 256, group, id and instance < 65536 (the caller checks id and instance).
+int64_t barrierKey(const BarrierName&);
+BarrierName barrierName(int64_t key);
+
 // For a barrier without a thread count: the threads that take part in it.
 using Participants = std::function<std::vector<int>(int64_t barrier)>;
 
 // Every way the arrivals among `events` can fill barrier phases, as the relation `bar` from each
 // arrival to every wait its phase completes. A phase completes when it has `count` arrivals (one
 // per thread), or, without a count, when every participant that has not exited has arrived;
-// each thread's arrivals go to successive phases. `blocked[t]` says that thread t's trace stops
-// at a wait that never completes: such a wait must lie in a phase that does not complete, every
-// other wait in one that does. With `checkValues`, the result of each bar.red wait must be the
+// each thread's arrivals go to successive phases. `stuck[t]` says how thread t's trace ends: a
+// thread that never exits keeps a count-less phase from completing unless it arrived; the last
+// wait of a trace stuck AtWait must lie in a phase that does not complete, every other wait in
+// one that does. With `checkValues`, the result of each bar.red wait must be the
 // reduction of its phase's predicates (the symbolic engine checks values itself: see
 // `reductions`). An empty result: no execution of these traces is possible.
-std::vector<BitRel> barrierPhases(const std::vector<Event>& events, const std::vector<bool>& blocked,
+std::vector<BitRel> barrierPhases(const std::vector<Event>& events, const std::vector<Stuck>& stuck,
                                   const Participants& participants, bool checkValues = true);
 
 // bar.red: whether a barrier operation reduces, and the value its wait returns for the predicates

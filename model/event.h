@@ -32,6 +32,10 @@ struct Event {
   litmus::FenceProxyKind proxyFence = litmus::FenceProxyKind::None;
   int loc = -1;     // physical location (aliases share it); -1 for fences
   int va = -1;      // virtual address: the declared name used (aliases differ)
+  // The generic address whose (proxy) view the access uses: va itself, or for an access through
+  // `s @ surface aliases y`, y. An access is made through the view (proxy, view) (D27).
+  int view = -1;
+  litmus::Space space = litmus::Space::Global;  // of the location accessed
   // Byte offset of the element `[name+offset]` accessed (D21): Program::locOffset[loc]. The
   // engines build the initial writes and leave it 0 there; take it from locOffset for them.
   int64_t offset = 0;
@@ -55,14 +59,24 @@ struct Event {
                                sem != litmus::Sem::Weak; }
 };
 
+// How a trace ends: the thread exits, or it never does (docs/model.md, liveness).
+enum class Stuck : uint8_t {
+  No,        // the thread runs to its end
+  AtWait,    // its last event is a Wait whose barrier phase never completes
+  Spinning,  // it loops forever in a spin loop whose last iteration is the end of the trace
+};
+
 // One thread's execution along one control-flow path, with the values its reads returned.
 struct Trace {
   std::vector<Event> events;                 // in program order
   std::vector<std::pair<int, int>> rmw;      // (read, write) halves of one atom/red
   std::vector<std::pair<int, int>> dep;      // read -> dependent event (data, address, control)
   std::vector<int64_t> regs;                 // final register values, by register id
-  // The thread stops at its last event, a Wait whose phase never completes (a hang).
-  bool blocked = false;
+  Stuck stuck = Stuck::No;
+  // Spinning: the events of the loop's last iteration start here (its reads must keep reading
+  // the final values of their locations for the loop to spin forever).
+  int spinFrom = 0;
+  int stuckAt = -1;  // AtWait / Spinning: the instruction (the wait, or the loop's back edge)
 };
 
 }  // namespace model

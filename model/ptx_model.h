@@ -17,7 +17,10 @@ struct Static {
   Rel RelW;                  // release writes: st.release, release halves of atom/red (§8.4)
   Rel StrongW, StrongR;      // strong writes; strong reads, read halves of red excluded (§8.8)
   Rel AcqR;                  // acquire reads: ld.acquire, acquire halves of atom
-  Rel FRel, FAcq;            // fences with release / acquire semantics (fence.sc included)
+  Rel FRel, FAcq;            // fences with release / acquire semantics (fence.sc and the wait
+                             // of bar.sync/bar.red included: D23)
+  Rel Arrive, ArriveRel;     // barrier arrivals; those with release semantics
+  Rel Wait, WaitAcq;         // barrier waits; those with acquire semantics
   Rel po;                    // program order (§8.9.1)
   Rel po_loc;                // po between overlapping operations (same virtual address)
   Rel loc;                   // same physical location (what rf, co and fr relate)
@@ -25,15 +28,27 @@ struct Static {
   Rel rmw;                   // read half -> write half of one atom/red
   Rel dep;                   // syntactic data, address and control dependencies
   Rel ppStatic;              // memory pairs whose base causality is proxy-preserved as is (§8.9.5)
-  // Each proxy fence present, as [F]; and the memory pairs it makes proxy-preserved when it lies
-  // on the base-causality path between them (§8.9.5 clause 3 and its proxy analogues).
-  std::vector<std::pair<Rel, Rel>> proxyFences;
+  // Views (D27): an access is made through a proxy and a generic address, its view. views[v] is
+  // [accesses through view v]; PF is [proxy fences]; each step says which fences turn view
+  // `from` into view `to` (both ways for the bi-directional fences); chain bounds how many
+  // fences a chain between two views needs.
+  struct ViewStep {
+    int from, to;
+    Rel fences;
+  };
+  std::vector<Rel> views;
+  std::vector<bool> viewGeneric;  // per view: through the generic proxy
+  Rel PF;
+  Rel sameCta;                    // pairs of events of one CTA
+  std::vector<ViewStep> viewSteps;
+  int chain = 0;
 };
 
-// The relations an execution chooses: reads-from, coherence order, Fence-SC order.
+// The relations an execution chooses: reads-from, coherence order, Fence-SC order, and `bar`:
+// each barrier arrival -> the waits that its barrier phase completes (model/barriers.h).
 template <class Rel>
 struct Choice {
-  Rel rf, co, sc;
+  Rel rf, co, sc, bar;
 };
 
 template <class Rel>
@@ -45,7 +60,7 @@ struct Derived {
 // base causality and causality order. (The explicit engine derives them once per rf and Fence-SC
 // choice, before it enumerates coherence orders.)
 template <class Rel>
-Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc) {
+Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Rel& bar) {
   // §8.9.2 observation order: morally strong rf, continued through atomic RMWs
   const Rel msrf = s.ms & rf;
   const Rel obs = msrf * star(s.rmw * msrf);
@@ -53,12 +68,34 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc) {
   const Rel relPat = s.RelW | (s.RelW * s.po_loc * s.StrongW) | (s.FRel * s.po * s.StrongW);
   // ... and acquire patterns (the strong read of M -> last operation)
   const Rel acqPat = s.AcqR | (s.StrongR * s.po_loc * s.AcqR) | (s.StrongR * s.po * s.FAcq);
-  // §8.9.4 synchronizes-with: patterns whose ends are morally strong, and Fence-SC order
-  const Rel sw = (s.ms & (relPat * obs * acqPat)) | sc;
-  // §8.9.5 base causality, proxy-preserved base causality, causality order
+  // §8.9.4 synchronizes-with: patterns whose ends are morally strong, and Fence-SC order ...
+  const Rel swMem = s.ms & (relPat * obs * acqPat);
+  // ... and barriers: an arrival, released by itself or a fence before it, synchronizes with each
+  // wait its phase completes, acquiring by itself or a fence after it (§9.7.13.1, D23, D26)
+  const Rel barRel = s.ArriveRel | (s.FRel * s.po * s.Arrive);
+  const Rel barAcq = s.WaitAcq | (s.Wait * s.po * s.FAcq);
+  const Rel sw = swMem | (s.ms & (barRel * (s.ms & bar) * barAcq)) | sc;
+  // §8.9.5 base causality
   const Rel bc = plus(s.po | sw);
+  // §8.9.5 proxy-preserved base causality: as is through one view, or on one location through a
+  // chain of proxy fences along base causality, each fence turning one view into the next
+  // (clause 3 for aliases; D2, D27). reach[v]: X -> X, or -> a fence after which X is seen via v.
+  // A fence reaches a non-generic proxy's accesses only in its own CTA (D27).
   Rel ppbc = bc & s.ppStatic;
-  for (const auto& [fence, covers] : s.proxyFences) ppbc = ppbc | ((bc * fence * bc) & covers);
+  std::vector<Rel> reach = s.views;
+  for (int i = 0; i < s.chain; ++i) {
+    std::vector<Rel> next = reach;
+    for (const auto& st : s.viewSteps) {
+      const Rel step = reach[st.from] * bc * st.fences;
+      next[st.to] = next[st.to] | (s.viewGeneric[st.from] ? step : step & s.sameCta);
+    }
+    reach = std::move(next);
+  }
+  for (size_t v = 0; v < reach.size() && s.chain > 0; ++v) {
+    const Rel last = s.PF * bc * s.views[v];
+    ppbc = ppbc | ((reach[v] * (s.viewGeneric[v] ? last : last & s.sameCta)) & s.loc);
+  }
+  // §8.9.5 causality order
   const Rel cause = ppbc | (obs * ppbc);
   return Derived<Rel>{obs, sw, bc, cause};
 }
@@ -89,7 +126,7 @@ bool axioms(const Static<Rel>& s, const Choice<Rel>& x, const Derived<Rel>& d, C
 
 template <class Rel, class Check>
 bool ptxModel(const Static<Rel>& s, const Choice<Rel>& x, Check&& check, Derived<Rel>* out = nullptr) {
-  const Derived<Rel> d = derive(s, x.rf, x.sc);
+  const Derived<Rel> d = derive(s, x.rf, x.sc, x.bar);
   if (out) *out = d;
   return axioms(s, x, d, check);
 }

@@ -56,25 +56,28 @@ std::string whyNotMorallyStrong(const Event& a, const Event& b) {
 
 namespace {
 
-// Which pairs of accesses a proxy fence makes proxy-preserved when it lies between them.
-bool covers(FenceProxyKind k, const Event& x, const Event& y) {
-  if (x.loc != y.loc) return false;
-  auto onlyGenericOr = [&](Proxy p) {
-    return (x.proxy == Proxy::Generic || x.proxy == p) && (y.proxy == Proxy::Generic || y.proxy == p);
+// Whether proxy fence kind k turns view (pu, u) into view (pv, v), where u and v are the generic
+// addresses viewed (D27). Bi-directional fences work both ways; the async fences with a state
+// space only for locations in that space.
+bool turns(FenceProxyKind k, Proxy pu, int u, Proxy pv, int v, litmus::Space space) {
+  using litmus::Space;
+  if (pu == pv && u == v) return false;
+  if (k == FenceProxyKind::Alias) return pu == Proxy::Generic && pv == Proxy::Generic && u != v;
+  if (u != v) return false;
+  auto between = [&](Proxy p) {
+    return (pu == Proxy::Generic && pv == p) || (pu == p && pv == Proxy::Generic);
   };
+  const bool shared = space == Space::Shared || space == Space::SharedCta || space == Space::SharedCluster;
   switch (k) {
-    case FenceProxyKind::Alias:
-      return x.proxy == Proxy::Generic && y.proxy == Proxy::Generic && x.va != y.va;
-    case FenceProxyKind::Texture: return onlyGenericOr(Proxy::Texture);
-    case FenceProxyKind::Surface: return onlyGenericOr(Proxy::Surface);
-    case FenceProxyKind::Constant: return onlyGenericOr(Proxy::Constant);
-    case FenceProxyKind::Async:
-    case FenceProxyKind::AsyncGlobal:
+    case FenceProxyKind::Texture: return between(Proxy::Texture);
+    case FenceProxyKind::Surface: return between(Proxy::Surface);
+    case FenceProxyKind::Constant: return between(Proxy::Constant);
+    case FenceProxyKind::Async: return between(Proxy::Async);
+    case FenceProxyKind::AsyncGlobal: return between(Proxy::Async) && space == Space::Global;
     case FenceProxyKind::AsyncSharedCta:
-    case FenceProxyKind::AsyncSharedCluster: return onlyGenericOr(Proxy::Async);
-    case FenceProxyKind::None: return false;
+    case FenceProxyKind::AsyncSharedCluster: return between(Proxy::Async) && shared;
+    default: return false;
   }
-  return false;
 }
 
 bool ppStaticPair(const Event& x, const Event& y) {
@@ -89,6 +92,53 @@ BitRel::Row setOf(const std::vector<Event>& ev, auto pred) {
   return r;
 }
 
+// The views of the accesses, and the steps between views that the proxy fences present can make
+// (D27). Only views of one physical location are joined: ppbc matters on one location only.
+void addViews(const std::vector<Event>& ev, Static<BitRel>& s) {
+  const int n = static_cast<int>(ev.size());
+  s.PF = BitRel(n);
+  std::vector<int> fences;
+  for (int f = 0; f < n; ++f)
+    if (ev[f].kind == EventKind::ProxyFence) {
+      fences.push_back(f);
+      s.PF.set(f, f);
+    }
+  if (fences.empty()) return;
+  struct View { Proxy proxy; int va; int loc; litmus::Space space; };
+  std::vector<View> views;
+  std::vector<BitRel::Row> members;
+  auto viewOf = [&](Proxy p, const Event& e) {
+    size_t v = 0;
+    while (v < views.size() && !(views[v].proxy == p && views[v].va == e.view && views[v].loc == e.loc)) ++v;
+    if (v == views.size()) {
+      views.push_back({p, e.view, e.loc, e.space});
+      members.emplace_back();
+    }
+    return v;
+  };
+  for (int a = 0; a < n; ++a) {
+    const Event& e = ev[a];
+    if (!e.isMem() || e.thread < 0) continue;
+    members[viewOf(e.proxy, e)][a] = true;
+    viewOf(Proxy::Generic, e);  // a chain may pass through the generic view of e's address
+  }
+  for (const auto& m : members) s.views.push_back(BitRel::diag(n, m));
+  for (const auto& v : views) s.viewGeneric.push_back(v.proxy == Proxy::Generic);
+  s.sameCta = BitRel(n);
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) s.sameCta.set(a, b, ev[a].thread >= 0 && ev[b].thread >= 0 && ev[a].cta == ev[b].cta);
+  for (size_t u = 0; u < views.size(); ++u)
+    for (size_t v = 0; v < views.size(); ++v) {
+      if (u == v || views[u].loc != views[v].loc) continue;
+      BitRel::Row by;
+      for (int f : fences)
+        by[f] = turns(ev[f].proxyFence, views[u].proxy, views[u].va, views[v].proxy, views[v].va, views[u].space);
+      if (by.any()) s.viewSteps.push_back({static_cast<int>(u), static_cast<int>(v), BitRel::diag(n, by)});
+    }
+  s.chain = std::min(static_cast<int>(fences.size()), static_cast<int>(views.size()) - 1);
+  if (s.viewSteps.empty()) s.chain = 0;
+}
+
 }  // namespace
 
 Static<BitRel> staticRelations(const EventGraph& g) {
@@ -97,8 +147,16 @@ Static<BitRel> staticRelations(const EventGraph& g) {
   auto diag = [&](auto pred) { return BitRel::diag(n, setOf(ev, pred)); };
   auto isRel = [](Sem s) { return s == Sem::Release || s == Sem::AcqRel; };
   auto isAcq = [](Sem s) { return s == Sem::Acquire || s == Sem::AcqRel; };
-  auto fenceRel = [&](const Event& e) { return e.isFence() && (isRel(e.sem) || e.sem == Sem::Sc); };
-  auto fenceAcq = [&](const Event& e) { return e.isFence() && (isAcq(e.sem) || e.sem == Sem::Sc); };
+  // The wait of bar.sync/bar.red is also an acq_rel fence at CTA scope (D23).
+  auto barFence = [](const Event& e) {
+    return e.kind == EventKind::Wait && e.barOp != litmus::BarOp::ClusterWait;
+  };
+  auto fenceRel = [&](const Event& e) {
+    return (e.isFence() && (isRel(e.sem) || e.sem == Sem::Sc)) || barFence(e);
+  };
+  auto fenceAcq = [&](const Event& e) {
+    return (e.isFence() && (isAcq(e.sem) || e.sem == Sem::Sc)) || barFence(e);
+  };
 
   Static<BitRel> s;
   s.W = diag([](const Event& e) { return e.isWrite(); });
@@ -109,6 +167,10 @@ Static<BitRel> staticRelations(const EventGraph& g) {
   s.AcqR = diag([&](const Event& e) { return e.isRead() && !e.red && isAcq(e.sem); });
   s.FRel = diag(fenceRel);
   s.FAcq = diag(fenceAcq);
+  s.Arrive = diag([](const Event& e) { return e.kind == EventKind::Arrive; });
+  s.ArriveRel = diag([&](const Event& e) { return e.kind == EventKind::Arrive && isRel(e.sem); });
+  s.Wait = diag([](const Event& e) { return e.kind == EventKind::Wait; });
+  s.WaitAcq = diag([&](const Event& e) { return e.kind == EventKind::Wait && isAcq(e.sem); });
   s.po = BitRel(n);
   s.po_loc = BitRel(n);
   s.loc = BitRel(n);
@@ -129,18 +191,7 @@ Static<BitRel> staticRelations(const EventGraph& g) {
   for (auto [r, w] : g.rmw) s.rmw.set(r, w);
   s.dep = BitRel(n);
   for (auto [r, e] : g.dep) s.dep.set(r, e);
-  for (int f = 0; f < n; ++f) {
-    if (ev[f].kind != EventKind::ProxyFence) continue;
-    BitRel cov(n);
-    for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b)
-        if (a != b && ev[a].isMem() && ev[b].isMem() && ev[a].thread >= 0 &&
-            covers(ev[f].proxyFence, ev[a], ev[b]))
-          cov.set(a, b);
-    BitRel::Row only;
-    only[f] = true;
-    s.proxyFences.emplace_back(BitRel::diag(n, only), std::move(cov));
-  }
+  addViews(ev, s);
   return s;
 }
 

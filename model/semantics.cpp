@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 
+#include "model/barriers.h"
 #include "model/bitrel.h"
 
 namespace model {
@@ -33,6 +34,33 @@ std::string Program::locName(int loc) const {
   return litmus::elementName(locNames[loc], locOffset[loc]);
 }
 
+std::vector<int> barrierParticipants(const Program& prog, int64_t key) {
+  const BarrierName b = barrierName(key);
+  const litmus::Test& test = *prog.test;
+  // Dat3M: the threads whose code names this barrier (an id or instance in a register might).
+  auto names = [&](const litmus::Thread& th) {
+    for (const Instr& in : th.code) {
+      if (in.op != Opcode::Bar || !(in.barOp == litmus::BarOp::Sync || in.barOp == litmus::BarOp::Arrive))
+        continue;
+      auto is = [&](size_t i, int64_t v) {
+        return i >= in.args.size() || in.args[i].kind != Operand::Kind::Imm || in.args[i].imm == v;
+      };
+      if (is(0, b.id) && (in.args.size() < 2 ? b.instance == 0 : is(1, b.instance))) return true;
+    }
+    return false;
+  };
+  std::vector<int> out;
+  for (size_t t = 0; t < test.threads.size(); ++t) {
+    const litmus::Thread& th = test.threads[t];
+    if (th.gpu != b.gpu) continue;
+    const bool cluster = b.kind == BarrierKind::Cluster;
+    if ((cluster ? th.cluster : th.cta) != b.group) continue;
+    if (!cluster && test.dat3mBarriers && !names(th)) continue;
+    out.push_back(static_cast<int>(t));
+  }
+  return out;
+}
+
 namespace {
 
 int regIndex(Program::ThreadInfo& t, const std::string& name) {
@@ -42,11 +70,6 @@ int regIndex(Program::ThreadInfo& t, const std::string& name) {
   t.regId[name] = id;
   t.regNames.push_back(name);
   return id;
-}
-
-void checkSupported(const Instr& in) {
-  if (in.op == Opcode::Bar)
-    throw litmus::Error(in.loc, "'" + in.text + "': barriers are not in the model yet");
 }
 
 // Every element address `x+K` the test uses: memory operands (each element of a vector atom/red)
@@ -104,6 +127,7 @@ Program buildProgram(const litmus::Test& test) {
       p.vaDecl.push_back(d);
       p.vaOffset.push_back(offset);
       p.vaProxy.push_back(l.aliasOf.empty() ? litmus::Proxy::Generic : l.aliasProxy);
+      p.vaView.push_back(l.viewOf.empty() ? d : declIndex.at(l.viewOf));
       p.vaLoc.push_back(element(rootOf(d), offset));
     }
   };
@@ -119,7 +143,6 @@ Program buildProgram(const litmus::Test& test) {
     for (const auto& [name, v] : th.initRegs) regIndex(info, name);
     for (size_t i = 0; i < th.code.size(); ++i) {
       const Instr& in = th.code[i];
-      checkSupported(in);
       if (in.op == Opcode::Label) info.labels[in.target] = static_cast<int>(i);
       for (const auto& a : in.args)
         if (a.kind == Operand::Kind::Reg) regIndex(info, a.name);
@@ -172,6 +195,7 @@ class Interpreter {
   int unroll_;
   TraceSet out_;
   std::vector<bool> spinBackEdge_;  // per instruction: a back edge closing a side-effect-free loop
+  std::vector<int> spinReads_;      // per spin back edge: the reads one iteration makes
 
   void markSpinLoops();
 
@@ -219,6 +243,8 @@ class Interpreter {
     e.offset = prog_.vaOffset[address];
     e.loc = prog_.vaLoc[address];
     e.proxy = in.proxy != litmus::Proxy::Generic ? in.proxy : prog_.vaProxy[address];
+    e.view = prog_.vaView[address];
+    e.space = prog_.locSpace[e.loc];
     // §8.3: shared memory is reachable from the cluster at most, which caps the scope.
     const auto space = prog_.locSpace[e.loc];
     const bool shared = space == litmus::Space::Shared || space == litmus::Space::SharedCta ||
@@ -241,9 +267,12 @@ class Interpreter {
   }
 
   void explore(Path p);
+  void finish(Path p, Stuck stuck);
   bool stepPure(Path& p, const Instr& in);  // false: path dropped
   void stepRead(Path p, const Instr& in);
   void stepRmw(Path p, const Instr& in, int elem);
+  void stepBarrier(Path p, const Instr& in);
+  Event barrierEvent(const Path& p, const Instr& in, EventKind kind) const;
 };
 
 // A failed iteration of a spin loop that only reads and computes registers can be left out: the
@@ -254,6 +283,7 @@ class Interpreter {
 void Interpreter::markSpinLoops() {
   const auto& code = th_.code;
   spinBackEdge_.assign(code.size(), false);
+  spinReads_.assign(code.size(), 0);
   for (size_t pc = 0; pc < code.size(); ++pc) {
     const Instr& br = code[pc];
     if (br.op != Opcode::Bra || !info_.labels.count(br.target)) continue;
@@ -274,6 +304,7 @@ void Interpreter::markSpinLoops() {
       const bool computes = in.op == Opcode::Ld || in.op == Opcode::Mov || in.op == Opcode::Arith ||
                             in.op == Opcode::Setp || in.op == Opcode::Selp;
       pure = computes && in.guard.empty() && !afterExit;
+      spinReads_[pc] += in.op == Opcode::Ld;
     }
     spinBackEdge_[pc] = pure;
   }
@@ -327,7 +358,14 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       }
       if (!taken) break;
       const int target = info_.labels.at(in.target);
-      if (target <= p.pc && spinBackEdge_[p.pc]) return false;  // see markSpinLoops
+      if (target <= p.pc && spinBackEdge_[p.pc]) {  // see markSpinLoops
+        // The path ends here, and also stands for spinning forever: that is a hang when the
+        // iteration just made can repeat, its reads seeing final values (checked by the engines).
+        p.trace.spinFrom = static_cast<int>(p.trace.events.size()) - spinReads_[p.pc];
+        p.trace.stuckAt = p.pc;
+        finish(std::move(p), Stuck::Spinning);
+        return false;
+      }
       if (target <= p.pc && ++p.backJumps[p.pc] > unroll_) {
         out_.bounded = true;
         return false;
@@ -356,9 +394,18 @@ void Interpreter::explore(Path p) {
       stepRead(std::move(p), in);
       return;
     }
+    if (in.op == Opcode::Bar) {
+      stepBarrier(std::move(p), in);
+      return;
+    }
     if (!stepPure(p, in)) return;
   }
+  finish(std::move(p), Stuck::No);
+}
+
+void Interpreter::finish(Path p, Stuck stuck) {
   p.trace.regs = p.regs;
+  p.trace.stuck = stuck;
   out_.traces.push_back(std::move(p.trace));
 }
 
@@ -421,67 +468,101 @@ void Interpreter::stepRmw(Path p, const Instr& in, int elem) {
   }
 }
 
+
+// The barrier an Arrive or Wait of `in` uses, and how it behaves (docs/model.md D23-D25).
+// bar/barrier{.cta} operands: PTX {id[, count]} with the count in threads, each litmus thread a
+// warp of 32; Dat3M {id[, instance[, count]]} with the count in litmus threads; bar.red puts a
+// destination first and a predicate last.
+Event Interpreter::barrierEvent(const Path& p, const Instr& in, EventKind kind) const {
+  using litmus::BarOp;
+  using litmus::Scope;
+  using litmus::Sem;
+  Event e = baseEvent(p, in, kind);
+  e.barOp = in.barOp;
+  BarrierName name;
+  name.gpu = th_.gpu;
+  auto fail = [&](const std::string& what) {
+    throw litmus::Error(in.loc, "'" + in.text + "': " + what);
+  };
+  if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
+    name.kind = BarrierKind::Cluster;
+    name.group = th_.cluster;
+    e.scope = Scope::Cluster;
+    e.sem = in.sem;  // arrive: .release (default) or .relaxed; wait: .acquire
+  } else {
+    name.group = th_.cta;
+    // Barrier synchronization acts as release-acquire at CTA scope (ASPLOS'19, D23): the arrival
+    // releases; the wait of bar.sync/red is an acq_rel fence as well.
+    e.scope = Scope::Cta;
+    e.sem = kind == EventKind::Arrive ? Sem::Release : Sem::AcqRel;
+    const bool plain = in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive;
+    const size_t first = plain ? 0 : 1, ops = in.args.size() - first - (plain ? 0 : 1);
+    name.id = value(p, in.args[first]);
+    if (prog_.test->dat3mBarriers && plain) {
+      if (ops >= 2) name.instance = value(p, in.args[first + 1]);
+      if (ops >= 3) e.count = static_cast<int>(value(p, in.args[first + 2]));
+      if (name.id < 0 || name.id > 0xffff || name.instance < 0 || name.instance > 0xffff)
+        fail("barrier id and instance must lie in 0-65535");
+      if (ops >= 3 && e.count <= 0) fail("the thread count must be positive");
+    } else {
+      if (name.id < 0 || name.id > 15) fail("barrier id " + std::to_string(name.id) + " is out of range 0-15");
+      if (ops >= 2) {
+        const int64_t b = value(p, in.args[first + 1]);
+        if (b <= 0 || b % 32 != 0) fail("thread count " + std::to_string(b) + " is not a positive multiple of 32");
+        e.count = static_cast<int>(b / 32);
+      }
+    }
+  }
+  if (name.gpu > 0xff || name.group > 0xffff) fail("GPU, CTA or cluster number too large for a barrier");
+  e.barrier = barrierKey(name);
+  return e;
+}
+
+// bar.sync/red arrive and wait; bar.arrive and barrier.cluster.arrive only arrive; the cluster
+// wait only waits. A wait forks: it returns (with each result bar.red can give), or it never does
+// and the trace ends there.
+void Interpreter::stepBarrier(Path p, const Instr& in) {
+  using litmus::BarOp;
+  const BarOp op = in.barOp;
+  if (op != BarOp::ClusterWait) {
+    Event a = barrierEvent(p, in, EventKind::Arrive);
+    Taint t;
+    if (isReduction(op)) {
+      const Operand& pred = in.args.back();
+      a.value = (value(p, pred) != 0) != pred.negated;
+      t = taintOf(p, pred);
+    }
+    emit(p, a, t);
+  }
+  if (op == BarOp::Arrive || op == BarOp::ClusterArrive) {
+    ++p.pc;
+    return explore(std::move(p));
+  }
+  const Event wait = barrierEvent(p, in, EventKind::Wait);
+  Path hang = p;
+  emit(hang, wait, {});
+  hang.trace.stuckAt = hang.pc;
+  finish(std::move(hang), Stuck::AtWait);
+  // bar.red.popc counts the litmus threads whose predicate holds (one active lane per warp, D24).
+  std::vector<int64_t> results{0};
+  if (op == BarOp::RedAnd || op == BarOp::RedOr) results.push_back(1);
+  if (op == BarOp::RedPopc)
+    for (size_t k = 1; k <= prog_.test->threads.size(); ++k) results.push_back(static_cast<int64_t>(k));
+  for (int64_t v : results) {
+    Path q = p;
+    Event w = wait;
+    w.value = v;
+    emit(q, w, {});
+    if (isReduction(op)) setReg(q, in.args[0], v, {});
+    ++q.pc;
+    explore(std::move(q));
+  }
+}
+
 }  // namespace
 
 TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, int unroll) {
   return Interpreter(prog, thread, domain, unroll).run();
-}
-
-// Values reach a location only through chains of writes, each write of a chain a distinct event
-// of one execution whose value depends (data or control, the `dep` of the trace) on a read of the
-// previous write's location; without thin-air cycles (§8.10.4) a chain is no longer than the
-// number of such writes one execution can make. Round k of the fixed point below adds the values made by
-// chains of length k. Every write of a chain ending at location l writes a location that can feed
-// l through dependencies (an ancestor of l, l included), so l takes new values only while k is
-// below the most writes to l's ancestors one execution makes (the per-path maximum of each thread,
-// summed); this bound grows with the paths found, and the loop ends when no location changes.
-// (A single bound for all locations, the number of writes of an execution, is also sound, but
-// vector atoms make it grow with every element and the domains with it.)
-Domain valueDomain(const Program& prog, int unroll) {
-  const size_t nloc = prog.locNames.size();
-  Domain dom(nloc);
-  for (size_t l = 0; l < nloc; ++l) dom[l].insert(prog.locInit[l]);
-  for (size_t round = 0;; ++round) {
-    Domain made(nloc);
-    std::vector<std::vector<bool>> feeds(nloc, std::vector<bool>(nloc, false));  // [from][to]
-    for (size_t l = 0; l < nloc; ++l) feeds[l][l] = true;
-    // per thread, per trace: its writes by location
-    std::vector<std::vector<std::vector<size_t>>> writes(prog.threads.size());
-    for (size_t t = 0; t < prog.threads.size(); ++t)
-      for (const auto& tr : enumerateTraces(prog, static_cast<int>(t), dom, unroll).traces) {
-        std::vector<size_t> count(nloc, 0);
-        for (const auto& e : tr.events)
-          if (e.kind == EventKind::Write) {
-            made[e.loc].insert(e.value);
-            ++count[e.loc];
-          }
-        for (const auto& [r, w] : tr.dep)
-          if (tr.events[r].kind == EventKind::Read && tr.events[w].kind == EventKind::Write)
-            feeds[tr.events[r].loc][tr.events[w].loc] = true;
-        writes[t].push_back(std::move(count));
-      }
-    for (size_t k = 0; k < nloc; ++k)  // transitive closure (Warshall)
-      for (size_t i = 0; i < nloc; ++i)
-        if (feeds[i][k])
-          for (size_t j = 0; j < nloc; ++j) feeds[i][j] = feeds[i][j] || feeds[k][j];
-    bool changed = false;
-    for (size_t l = 0; l < nloc; ++l) {
-      size_t bound = 1;  // rounds: the longest chain into l, plus the round that finds no more
-      for (const auto& perTrace : writes) {
-        size_t most = 0;
-        for (const auto& count : perTrace) {
-          size_t n = 0;
-          for (size_t a = 0; a < nloc; ++a)
-            if (feeds[a][l]) n += count[a];
-          most = std::max(most, n);
-        }
-        bound += most;
-      }
-      if (round + 1 >= bound) continue;
-      for (int64_t v : made[l]) changed = dom[l].insert(v).second || changed;
-    }
-    if (!changed) return dom;
-  }
 }
 
 }  // namespace model

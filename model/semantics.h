@@ -32,6 +32,8 @@ struct Program {
   std::vector<int64_t> vaOffset;          // address -> byte offset
   std::vector<int> vaLoc;                 // address -> physical location
   std::vector<litmus::Proxy> vaProxy;     // proxy of the alias declaration (Generic if none)
+  std::vector<int> vaView;                // address -> declared location whose generic address
+                                          // it views (itself, unless a non-generic alias)
   std::vector<std::string> locNames;      // physical location -> name of its root declaration
   std::vector<int64_t> locOffset;         // physical location -> byte offset in that root
   std::vector<int64_t> locInit;
@@ -62,6 +64,11 @@ struct TraceSet {
   std::vector<Trace> traces;
   bool bounded = false;  // some path exceeded the loop bound and was dropped
 };
+
+// The threads that take part in a barrier without a thread count (docs/model.md D25): a cluster's
+// barrier, every thread of the cluster; a CTA's named barrier, every thread of the CTA, or, with
+// Dat3M operands, those of its threads whose code names the barrier.
+std::vector<int> barrierParticipants(const Program& prog, int64_t barrierKey);
 
 // Every path of `thread` whose loops take at most `unroll` backward jumps per branch.
 TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, int unroll);

@@ -28,10 +28,14 @@ const char* toString(Verdict v) {
   return "?";
 }
 
-std::map<std::string, litmus::Expect> readExpectedTsv(const std::string& path) {
+namespace {
+
+// The rows of a TSV with a header line "test\t...": (line number, columns), at least `need` each.
+std::vector<std::pair<int, std::vector<std::string>>> readTsv(const std::string& path, size_t need,
+                                                              const std::string& columns) {
   std::ifstream in(path);
   if (!in) throw litmus::Error({path, 0, 0}, "cannot read expectation file");
-  std::map<std::string, litmus::Expect> out;
+  std::vector<std::pair<int, std::vector<std::string>>> rows;
   std::string line;
   int lineNo = 0;
   while (std::getline(in, line)) {
@@ -40,15 +44,38 @@ std::map<std::string, litmus::Expect> readExpectedTsv(const std::string& path) {
     std::vector<std::string> cols;
     std::stringstream ss(line);
     for (std::string c; std::getline(ss, c, '\t');) cols.push_back(c);
-    if (cols.size() < 4)
-      throw litmus::Error({path, lineNo, 1}, "expected 4 tab-separated columns (test, model, "
-                                             "quantifier, condition), found " +
+    if (cols.size() < need)
+      throw litmus::Error({path, lineNo, 1}, "expected " + std::to_string(need) +
+                                                 " tab-separated columns (" + columns + "), found " +
                                                  std::to_string(cols.size()));
+    rows.emplace_back(lineNo, std::move(cols));
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::map<std::string, litmus::Expect> readExpectedTsv(const std::string& path) {
+  std::map<std::string, litmus::Expect> out;
+  for (const auto& [lineNo, cols] : readTsv(path, 4, "test, model, quantifier, condition")) {
     const auto e = litmus::parseExpect(cols[3]);
     if (!e) throw litmus::Error({path, lineNo, 1}, "unknown expectation '" + cols[3] + "'");
     auto [it, fresh] = out.emplace(cols[0], *e);
     if (!fresh && it->second != *e)
       throw litmus::Error({path, lineNo, 1}, "conflicting expectations for '" + cols[0] + "'");
+  }
+  return out;
+}
+
+std::map<std::string, std::string> readLivenessTsv(const std::string& path) {
+  std::map<std::string, std::string> out;
+  for (const auto& [lineNo, cols] : readTsv(path, 3, "test, model, termination")) {
+    if (cols[2] != "terminates" && cols[2] != "may-hang")
+      throw litmus::Error({path, lineNo, 1}, "unknown termination '" + cols[2] +
+                                                 "' (terminates or may-hang)");
+    auto [it, fresh] = out.emplace(cols[0], cols[2]);
+    if (!fresh && it->second != cols[2])
+      throw litmus::Error({path, lineNo, 1}, "conflicting liveness for '" + cols[0] + "'");
   }
   return out;
 }
@@ -60,8 +87,18 @@ std::string describe(const litmus::Outcome& o) {
          std::to_string(o.positive) + " positive, " + std::to_string(o.negative) + " negative)";
 }
 
-SuiteEntry runOne(const std::string& file, const SuiteOptions& opt,
-                  const std::map<std::string, litmus::Expect>& tsv, const std::string& tsvDir) {
+struct Expectations {
+  std::map<std::string, litmus::Expect> verdicts;
+  std::string verdictDir;
+  std::map<std::string, std::string> liveness;
+  std::string livenessDir;
+};
+
+std::string relativeTo(const std::string& file, const std::string& dir) {
+  return fs::relative(fs::absolute(file), dir).generic_string();
+}
+
+SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expectations& x) {
   SuiteEntry e;
   e.path = file;
   e.name = fs::path(file).stem().string();
@@ -70,9 +107,12 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt,
     e.name = t.name;
     e.expected = t.expect;
     if (!opt.expectedTsv.empty()) {
-      const std::string rel = fs::relative(fs::absolute(file), tsvDir).generic_string();
-      auto it = tsv.find(rel);
-      e.expected = it == tsv.end() ? litmus::Expect::None : it->second;
+      auto it = x.verdicts.find(relativeTo(file, x.verdictDir));
+      e.expected = it == x.verdicts.end() ? litmus::Expect::None : it->second;
+    }
+    if (!opt.livenessTsv.empty()) {
+      auto it = x.liveness.find(relativeTo(file, x.livenessDir));
+      if (it != x.liveness.end()) e.liveness = it->second;
     }
     Result r = check(t, opt.check);
     e.outcome = std::move(r.outcome);
@@ -89,13 +129,17 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt,
   if (e.outcome.status != litmus::Status::Done) {
     e.verdict = Verdict::Unknown;
     e.message = e.outcome.statusDetail;
-  } else if (e.expected == litmus::Expect::None) {
-    e.verdict = Verdict::NoExpectation;
-  } else if (e.outcome.meets(e.expected)) {
-    e.verdict = Verdict::Pass;
-  } else {
+  } else if (e.expected != litmus::Expect::None && !e.outcome.meets(e.expected)) {
     e.verdict = Verdict::Fail;
     e.message = std::string("expected ") + litmus::toString(e.expected) + ", got " + describe(e.outcome);
+  } else if (const std::string got = e.outcome.hang.empty() ? "terminates" : "may-hang";
+             !e.liveness.empty() && e.liveness != got) {
+    e.verdict = Verdict::Fail;
+    e.message = "expected " + e.liveness + ", got " + got +
+                (e.outcome.hang.empty() ? "" : " (" + e.outcome.hang + ")");
+  } else {
+    const bool expected = e.expected != litmus::Expect::None || !e.liveness.empty();
+    e.verdict = expected ? Verdict::Pass : Verdict::NoExpectation;
   }
   return e;
 }
@@ -104,15 +148,18 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt,
 
 SuiteReport runSuite(const std::vector<std::string>& files, const SuiteOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
-  std::map<std::string, litmus::Expect> tsv;
-  std::string tsvDir;
+  Expectations x;
   if (!opt.expectedTsv.empty()) {
-    tsv = readExpectedTsv(opt.expectedTsv);
-    tsvDir = fs::absolute(opt.expectedTsv).parent_path().string();
+    x.verdicts = readExpectedTsv(opt.expectedTsv);
+    x.verdictDir = fs::absolute(opt.expectedTsv).parent_path().string();
+  }
+  if (!opt.livenessTsv.empty()) {
+    x.liveness = readLivenessTsv(opt.livenessTsv);
+    x.livenessDir = fs::absolute(opt.livenessTsv).parent_path().string();
   }
   SuiteReport report;
   for (size_t i = 0; i < files.size(); ++i) {
-    report.entries.push_back(runOne(files[i], opt, tsv, tsvDir));
+    report.entries.push_back(runOne(files[i], opt, x));
     if (opt.progress) opt.progress(i + 1, files.size(), report.entries.back());
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -19,6 +19,7 @@ struct SuiteEntry {
   std::string name;
   Verdict verdict = Verdict::NoExpectation;
   litmus::Expect expected = litmus::Expect::None;
+  std::string liveness;  // expected "terminates" or "may-hang"; empty: no expectation
   std::string message;  // why it failed, or the error
   litmus::Outcome outcome;
 };
@@ -32,10 +33,13 @@ struct SuiteReport {
 // Expectations keyed by path relative to the TSV's directory. Throws litmus::Error on a
 // malformed file.
 std::map<std::string, litmus::Expect> readExpectedTsv(const std::string& path);
+// Liveness expectations (test, model, termination = terminates | may-hang), keyed likewise.
+std::map<std::string, std::string> readLivenessTsv(const std::string& path);
 
 struct SuiteOptions {
   Options check;
   std::string expectedTsv;  // empty: use the tests' own `expect`
+  std::string livenessTsv;  // empty: no liveness expectations
   // Called after each test (for progress display).
   std::function<void(size_t done, size_t total, const SuiteEntry&)> progress;
 };

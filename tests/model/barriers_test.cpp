@@ -23,6 +23,7 @@ void barSync(std::vector<Event>& ev, int thread, int count, litmus::BarOp op = l
   }
 }
 
+constexpr auto N = model::Stuck::No, W = model::Stuck::AtWait, S = model::Stuck::Spinning;
 const model::Participants kNone = [](int64_t) { return std::vector<int>{}; };
 
 }  // namespace
@@ -31,7 +32,7 @@ TEST_CASE("a barrier without a count: every arrival synchronizes with every wait
   std::vector<Event> ev;
   barSync(ev, 0, 0);
   barSync(ev, 1, 0);
-  const auto fills = model::barrierPhases(ev, {false, false}, kNone);
+  const auto fills = model::barrierPhases(ev, {N, N}, kNone);
   REQUIRE(fills.size() == 1);
   CHECK(fills[0].get(0, 3));  // thread 0 arrives, thread 1's wait completes
   CHECK(fills[0].get(2, 1));
@@ -44,28 +45,28 @@ TEST_CASE("a barrier without a count waits for a participant that is still runni
   barSync(ev, 0, 0);
   // thread 1 takes part (its code uses the barrier) but is blocked elsewhere and never arrives
   const model::Participants both = [](int64_t) { return std::vector<int>{0, 1}; };
-  CHECK(model::barrierPhases(ev, {false, true}, both).empty());
-  CHECK(model::barrierPhases(ev, {true, true}, both).size() == 1);  // thread 0 hangs
-  CHECK(model::barrierPhases(ev, {false, false}, both).size() == 1);  // thread 1 exited
+  CHECK(model::barrierPhases(ev, {N, S}, both).empty());
+  CHECK(model::barrierPhases(ev, {W, S}, both).size() == 1);  // thread 0 hangs
+  CHECK(model::barrierPhases(ev, {N, N}, both).size() == 1);  // thread 1 exited
 }
 
 TEST_CASE("a counted barrier: which arrivals come first is a choice") {
   std::vector<Event> ev;
   for (int t = 0; t < 3; ++t) barSync(ev, t, 2);
   // three threads, count 2: one thread is always left waiting for a second phase
-  CHECK(model::barrierPhases(ev, {false, false, false}, kNone).empty());
-  const auto fills = model::barrierPhases(ev, {false, false, true}, kNone);
+  CHECK(model::barrierPhases(ev, {N, N, N}, kNone).empty());
+  const auto fills = model::barrierPhases(ev, {N, N, W}, kNone);
   REQUIRE(fills.size() == 1);
   CHECK(fills[0].get(0, 3));
   CHECK_FALSE(fills[0].get(4, 1));  // thread 2 did not complete with them
-  CHECK(model::barrierPhases(ev, {true, false, false}, kNone).size() == 1);
+  CHECK(model::barrierPhases(ev, {W, N, N}, kNone).size() == 1);
   // with count 3 all complete together
   for (auto& e : ev) e.count = 3;
-  CHECK(model::barrierPhases(ev, {false, false, false}, kNone).size() == 1);
+  CHECK(model::barrierPhases(ev, {N, N, N}, kNone).size() == 1);
   // count 4 never completes
   for (auto& e : ev) e.count = 4;
-  CHECK(model::barrierPhases(ev, {false, false, false}, kNone).empty());
-  CHECK(model::barrierPhases(ev, {true, true, true}, kNone).size() == 1);
+  CHECK(model::barrierPhases(ev, {N, N, N}, kNone).empty());
+  CHECK(model::barrierPhases(ev, {W, W, W}, kNone).size() == 1);
 }
 
 TEST_CASE("bar.red returns the reduction of its phase's predicates") {
@@ -73,13 +74,28 @@ TEST_CASE("bar.red returns the reduction of its phase's predicates") {
   std::vector<Event> ev;
   barSync(ev, 0, 0, BarOp::RedPopc, 1, 2);
   barSync(ev, 1, 0, BarOp::RedPopc, 1, 2);
-  CHECK(model::barrierPhases(ev, {false, false}, kNone).size() == 1);
+  CHECK(model::barrierPhases(ev, {N, N}, kNone).size() == 1);
   ev[3].value = 1;  // thread 1 claims popc 1
-  CHECK(model::barrierPhases(ev, {false, false}, kNone).empty());
-  CHECK(model::barrierPhases(ev, {false, false}, kNone, false).size() == 1);
+  CHECK(model::barrierPhases(ev, {N, N}, kNone).empty());
+  CHECK(model::barrierPhases(ev, {N, N}, kNone, false).size() == 1);
   CHECK(model::reduce(BarOp::RedAnd, {1, 0}) == 0);
   CHECK(model::reduce(BarOp::RedAnd, {1, 1}) == 1);
   CHECK(model::reduce(BarOp::RedOr, {0, 0}) == 0);
   CHECK(model::reduce(BarOp::RedOr, {0, 1}) == 1);
   CHECK(model::reduce(BarOp::RedPopc, {1, 0, 1}) == 2);
+}
+
+TEST_CASE("two threads each waiting at a different barrier for the other deadlock") {
+  auto run = [](std::vector<std::vector<int64_t>> barriers, std::vector<model::Stuck> stuck) {
+    std::vector<Event> ev;
+    for (int t = 0; t < static_cast<int>(barriers.size()); ++t)
+      for (int64_t b : barriers[t]) {
+        barSync(ev, t, 0);
+        ev[ev.size() - 2].barrier = ev.back().barrier = b;
+      }
+    return model::barrierPhases(ev, stuck, kNone).size();
+  };
+  CHECK(run({{0, 1}, {0, 1}}, {N, N}) == 1);  // the same order: both complete
+  CHECK(run({{0, 1}, {1, 0}}, {N, N}) == 0);  // P0 waits at 0 for P1, P1 at 1 for P0
+  CHECK(run({{0}, {1}}, {W, W}) == 1);        // so each hangs at its first wait
 }

@@ -1,0 +1,65 @@
+// The values each location may hold: the domain reads fork over (see semantics.h).
+#include "model/semantics.h"
+
+#include <algorithm>
+
+namespace model {
+
+// Values reach a location only through chains of writes, each write of a chain a distinct event
+// of one execution whose value depends (data or control, the `dep` of the trace) on a read of the
+// previous write's location; without thin-air cycles (§8.10.4) a chain is no longer than the
+// number of such writes one execution can make. Round k of the fixed point below adds the values made by
+// chains of length k. Every write of a chain ending at location l writes a location that can feed
+// l through dependencies (an ancestor of l, l included), so l takes new values only while k is
+// below the most writes to l's ancestors one execution makes (the per-path maximum of each thread,
+// summed); this bound grows with the paths found, and the loop ends when no location changes.
+// (A single bound for all locations, the number of writes of an execution, is also sound, but
+// vector atoms make it grow with every element and the domains with it.)
+Domain valueDomain(const Program& prog, int unroll) {
+  const size_t nloc = prog.locNames.size();
+  Domain dom(nloc);
+  for (size_t l = 0; l < nloc; ++l) dom[l].insert(prog.locInit[l]);
+  for (size_t round = 0;; ++round) {
+    Domain made(nloc);
+    std::vector<std::vector<bool>> feeds(nloc, std::vector<bool>(nloc, false));  // [from][to]
+    for (size_t l = 0; l < nloc; ++l) feeds[l][l] = true;
+    // per thread, per trace: its writes by location
+    std::vector<std::vector<std::vector<size_t>>> writes(prog.threads.size());
+    for (size_t t = 0; t < prog.threads.size(); ++t)
+      for (const auto& tr : enumerateTraces(prog, static_cast<int>(t), dom, unroll).traces) {
+        std::vector<size_t> count(nloc, 0);
+        for (const auto& e : tr.events)
+          if (e.kind == EventKind::Write) {
+            made[e.loc].insert(e.value);
+            ++count[e.loc];
+          }
+        for (const auto& [r, w] : tr.dep)
+          if (tr.events[r].kind == EventKind::Read && tr.events[w].kind == EventKind::Write)
+            feeds[tr.events[r].loc][tr.events[w].loc] = true;
+        writes[t].push_back(std::move(count));
+      }
+    for (size_t k = 0; k < nloc; ++k)  // transitive closure (Warshall)
+      for (size_t i = 0; i < nloc; ++i)
+        if (feeds[i][k])
+          for (size_t j = 0; j < nloc; ++j) feeds[i][j] = feeds[i][j] || feeds[k][j];
+    bool changed = false;
+    for (size_t l = 0; l < nloc; ++l) {
+      size_t bound = 1;  // rounds: the longest chain into l, plus the round that finds no more
+      for (const auto& perTrace : writes) {
+        size_t most = 0;
+        for (const auto& count : perTrace) {
+          size_t n = 0;
+          for (size_t a = 0; a < nloc; ++a)
+            if (feeds[a][l]) n += count[a];
+          most = std::max(most, n);
+        }
+        bound += most;
+      }
+      if (round + 1 >= bound) continue;
+      for (int64_t v : made[l]) changed = dom[l].insert(v).second || changed;
+    }
+    if (!changed) return dom;
+  }
+}
+
+}  // namespace model
