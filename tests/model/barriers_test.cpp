@@ -93,7 +93,8 @@ TEST_CASE("two threads each waiting at a different barrier for the other deadloc
         barSync(ev, t, 0);
         ev[ev.size() - 2].barrier = ev.back().barrier = b;
       }
-    return model::barrierPhases(ev, stuck, kNone).size();
+    const model::Participants both = [](int64_t) { return std::vector<int>{0, 1}; };
+    return model::barrierPhases(ev, stuck, both).size();
   };
   CHECK(run({{0, 1}, {0, 1}}, {N, N}) == 1);  // the same order: both complete
   CHECK(run({{0, 1}, {1, 0}}, {N, N}) == 0);  // P0 waits at 0 for P1, P1 at 1 for P0
