@@ -187,6 +187,7 @@ struct Test {
   std::vector<Term> observed;
   Expect expect = Expect::None;
   std::string reason;  // one line: why the expected verdict holds (catalogue)
+  std::string liveness;  // expected: "terminates", "may-hang", or empty (no expectation)
   // How `bar` operands read. PTX: `bar.sync ID{, COUNT}`, COUNT in threads (each litmus thread
   // stands for one warp of 32). Dat3M (herd files, YAML `barriers: dat3m`): `bar.sync ID{,
   // INSTANCE{, COUNT}}`, the barrier named by ID and INSTANCE, COUNT in litmus threads.

@@ -128,7 +128,8 @@ Test YamlParser::parse() {
     throw Error({test_.file, 1, 1}, "expected a YAML mapping with name, threads and condition");
   static const std::set<std::string> kKeys = {"name",      "description", "locations",
                                               "threads",   "condition",   "observe",
-                                              "expect",    "reason",      "barriers"};
+                                              "expect",    "reason",      "barriers",
+                                              "liveness"};
   std::set<std::string> seen;
   for (auto it = root.begin(); it != root.end(); ++it) {
     std::string key = scalar(it->first, "a key");
@@ -165,6 +166,12 @@ Test YamlParser::parse() {
     test_.expect = *v;
   }
   if (root["reason"]) test_.reason = scalar(root["reason"], "reason");
+  if (root["liveness"]) {
+    test_.liveness = scalar(root["liveness"], "liveness");
+    if (test_.liveness != "terminates" && test_.liveness != "may-hang")
+      fail(root["liveness"], "invalid liveness value '" + test_.liveness +
+                                 "' (expected terminates or may-hang)");
+  }
   validate(test_);
   return std::move(test_);
 }
@@ -494,6 +501,7 @@ std::string toYaml(const Test& test) {
   }
   if (test.expect != Expect::None) out << "expect: " << toString(test.expect) << "\n";
   if (!test.reason.empty()) out << "reason: " << quoted(test.reason) << "\n";
+  if (!test.liveness.empty()) out << "liveness: " << test.liveness << "\n";
   return out.str();
 }
 

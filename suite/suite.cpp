@@ -106,13 +106,14 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
     litmus::Test t = litmus::parseFile(file);
     e.name = t.name;
     e.expected = t.expect;
+    e.liveness = t.liveness;
     if (!opt.expectedTsv.empty()) {
       auto it = x.verdicts.find(relativeTo(file, x.verdictDir));
       e.expected = it == x.verdicts.end() ? litmus::Expect::None : it->second;
     }
     if (!opt.livenessTsv.empty()) {
       auto it = x.liveness.find(relativeTo(file, x.livenessDir));
-      if (it != x.liveness.end()) e.liveness = it->second;
+      e.liveness = it == x.liveness.end() ? std::string() : it->second;
     }
     Result r = check(t, opt.check);
     e.outcome = std::move(r.outcome);
