@@ -43,7 +43,7 @@ std::string eventLabel(const litmus::Test& test, const Execution& x, int i) {
     case EventKind::Arrive: os << "Arrive"; break;
     case EventKind::Wait: os << "Wait"; break;
   }
-  os << "\\n" << dotEscape(test.threads[e.thread].code[e.instr].text);
+  os << "\\n" << dotEscape((e.instr < 0 ? std::string("(exit)") : test.threads[e.thread].code[e.instr].text));
   return os.str();
 }
 

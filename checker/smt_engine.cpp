@@ -234,7 +234,7 @@ std::optional<SymRel> SmtEnumerator::barrierChoice(Smt& smt, const model::EventG
       if (ev[w].kind != EventKind::Wait || !model::isReduction(ev[w].barOp)) continue;
       z3::expr_vector truth(c);  // the predicates of w's phase that hold
       for (int a = 0; a < n; ++a)
-        if (b.get(a, w)) truth.push_back(value[a] != code.of(c, 0));
+        if (b.get(a, w) && ev[a].barrier != model::kExitBarrier) truth.push_back(value[a] != code.of(c, 0));
       const int k = static_cast<int>(truth.size());
       for (int m = 0; m <= k; ++m) {
         const int64_t result = ev[w].barOp == litmus::BarOp::RedPopc ? m

@@ -108,6 +108,7 @@ class InstrParser {
   void parseMembar();
   void parseBar();
   void parseClusterBarrier();
+  void parseMbarrier();
   void parseMov();
   void parseArith();
   void parseSetp();

@@ -17,6 +17,7 @@ const InstrParser::Handler InstrParser::kHandlers[] = {
     {"atom", &InstrParser::parseRmw},    {"red", &InstrParser::parseRmw},
     {"fence", &InstrParser::parseFence}, {"membar", &InstrParser::parseMembar},
     {"bar", &InstrParser::parseBar},     {"barrier", &InstrParser::parseBar},
+    {"mbarrier", &InstrParser::parseMbarrier},
     {"mov", &InstrParser::parseMov},     {"setp", &InstrParser::parseSetp},
     {"selp", &InstrParser::parseSelp},   {"bra", &InstrParser::parseBranch},
     {"goto", &InstrParser::parseBranch}};
@@ -214,7 +215,7 @@ std::optional<Operand> InstrParser::convert(const Piece& p, Slot slot) {
     case Slot::Val:
       // barrier ids and counts are plain numbers whatever the .u32/.pred of bar.red says
       if (lex::looksNumeric(s))
-        return lex::readImmediate(s, at(p.off), in_.op == Opcode::Bar ? Type::None : in_.type);
+        return lex::readImmediate(s, at(p.off), in_.op == Opcode::Bar || in_.op == Opcode::Mbarrier ? Type::None : in_.type);
       return lex::readRegister(s, at(p.off), false);
   }
   return std::nullopt;

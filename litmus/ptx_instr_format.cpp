@@ -147,7 +147,6 @@ struct Unsupported {
 constexpr Unsupported kUnsupported[] = {{{"st", "async"}},
                                         {{"red", "async"}},
                                         {{"cp", "*"}},
-                                        {{"mbarrier", "*"}},
                                         {{"mapa"}},
                                         {{"getctarank"}},
                                         {{"elect", "sync"}},
@@ -487,6 +486,16 @@ std::string mnemonic(const Instr& in) {
       }
       // bar.red carries its type in the operation name (red.popc.u32, red.and.pred)
       return std::string("bar") + (in.scopeExplicit ? ".cta" : "") + dot(toString(in.barOp));
+    case Opcode::Mbarrier: {
+      std::string out = std::string("mbarrier.") + toString(in.mbarOp);
+      if (in.expectTx) out += ".expect_tx";
+      if (in.noComplete) out += ".noComplete";
+      if (in.parity) out += ".parity";
+      if (in.semExplicit) out += dot(toString(in.sem));
+      if (in.scopeExplicit) out += dot(toString(in.scope));
+      if (in.space != Space::Generic) out += dot(toString(in.space));
+      return out;
+    }
     case Opcode::Mov: return "mov";
     case Opcode::Arith: return toString(in.arith);
     case Opcode::Setp: return "setp" + dot(toString(in.cmp));
@@ -507,7 +516,7 @@ std::string formatInstr(const Instr& in) {
   if (!in.guard.empty()) out += (in.guardNegated ? "@!%" : "@%") + in.guard + " ";
   out += mnemonic(in);
   if (in.type != Type::None) out += dot(toString(in.type));
-  Type immType = in.op == Opcode::Bar ? Type::None : in.type;
+  Type immType = in.op == Opcode::Bar || in.op == Opcode::Mbarrier ? Type::None : in.type;
   std::string ops;
   if (in.vec > 1 && (in.op == Opcode::Atom || in.op == Opcode::Red)) {
     // {d0, ..}, [a], {b0, ..} (atom) or [a], {b0, ..} (red)

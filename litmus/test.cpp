@@ -201,6 +201,10 @@ int destCount(const Instr& in) {
     case Opcode::Selp: return !in.args.empty() && in.args[0].kind == Operand::Kind::Reg ? 1 : 0;
     case Opcode::Bar:
       return in.barOp == BarOp::RedPopc || in.barOp == BarOp::RedAnd || in.barOp == BarOp::RedOr;
+    case Opcode::Mbarrier:
+      return in.mbarOp == MbarOp::Arrive || in.mbarOp == MbarOp::ArriveDrop ||
+             in.mbarOp == MbarOp::TestWait || in.mbarOp == MbarOp::TryWait ||
+             in.mbarOp == MbarOp::PendingCount;
     default: return 0;
   }
 }
@@ -211,8 +215,26 @@ int addressIndex(const Instr& in) {
     case Opcode::St:
     case Opcode::Red: return 0;
     case Opcode::Atom: return in.vec;
+    case Opcode::Mbarrier:
+      return in.mbarOp == MbarOp::PendingCount ? -1 : destCount(in);
     default: return -1;
   }
+}
+
+const char* toString(MbarOp op) {
+  switch (op) {
+    case MbarOp::None: return "";
+    case MbarOp::Init: return "init";
+    case MbarOp::Inval: return "inval";
+    case MbarOp::Arrive: return "arrive";
+    case MbarOp::ArriveDrop: return "arrive_drop";
+    case MbarOp::ExpectTx: return "expect_tx";
+    case MbarOp::CompleteTx: return "complete_tx";
+    case MbarOp::TestWait: return "test_wait";
+    case MbarOp::TryWait: return "try_wait";
+    case MbarOp::PendingCount: return "pending_count";
+  }
+  return "";
 }
 
 int elementBytes(const Instr& in) { return typeBits(in.type) / 8; }

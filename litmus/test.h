@@ -52,6 +52,7 @@ enum class Opcode {
   Fence,       // fence.{sc,acq_rel,acquire,release}.scope, membar.level (sem = Sc)
   FenceProxy,  // fence.proxy.<kind> (proxyKind says which)
   Bar,         // bar{.cta}.{sync,arrive,red}, barrier{.cta}..., barrier.cluster.{arrive,wait}
+  Mbarrier,    // mbarrier.* (mbarOp says which)
   Mov,         // mov / herd `ld r, imm`
   Arith,       // add, sub, mul, and, or, xor, shl, shr, min, max, neg, not (arith says which)
   Setp,        // setp.cmp.type p, a, b
@@ -65,6 +66,8 @@ enum class AtomOp { None, And, Or, Xor, Cas, Exch, Add, Sub, Inc, Dec, Min, Max 
 enum class ArithOp { None, Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max, Neg, Not };
 enum class CmpOp { None, Eq, Ne, Lt, Le, Gt, Ge };
 enum class BarOp { None, Sync, Arrive, RedPopc, RedAnd, RedOr, ClusterArrive, ClusterWait };
+enum class MbarOp { None, Init, Inval, Arrive, ArriveDrop, ExpectTx, CompleteTx, TestWait, TryWait,
+                    PendingCount };
 enum class FenceProxyKind { None, Alias, Texture, Surface, Constant, Async, AsyncGlobal,
                             AsyncSharedCta, AsyncSharedCluster };
 
@@ -95,6 +98,9 @@ struct Instr {
   ArithOp arith = ArithOp::None;
   CmpOp cmp = CmpOp::None;           // Setp, and conditional Bra in herd form (beq a, b, L)
   BarOp barOp = BarOp::None;
+  MbarOp mbarOp = MbarOp::None;
+  // mbarrier: arrive.expect_tx / arrive_drop.expect_tx, .noComplete, test_wait/try_wait.parity
+  bool expectTx = false, noComplete = false, parity = false;
   FenceProxyKind proxyKind = FenceProxyKind::None;
 
   // Vector width of atom/red: 1 (scalar), or 2, 4, 8 for .v2, .v4, .v8 (§9.7.13.5: the vector
@@ -104,6 +110,9 @@ struct Instr {
   // Operands in PTX order, e.g. ld: {dst, addr}; st: {addr, src}; atom: {dst, addr, b[, c]};
   // red: {addr, b}; Arith: {dst, a[, b]}; Setp: {p, a, b}; Selp: {d, a, b, p};
   // herd Bra: {a, b} compared with `cmp`; Bar: {id[, count]}.
+  // Mbarrier: init {addr, count}; inval {addr}; arrive, arrive_drop {state, addr[, count]}
+  // (.expect_tx: {state, addr, txCount}); expect_tx, complete_tx {addr, txCount}; test_wait,
+  // try_wait {pred, addr, state or parity}; pending_count {dst, state}.
   // A vector atom/red of width n keeps the elements of its brace lists in order:
   // atom: {d0, .., d(n-1), addr, b0, .., b(n-1)}; red: {addr, b0, .., b(n-1)}.
   // See destCount / addressIndex below.
@@ -203,6 +212,7 @@ const char* toString(Proxy);
 const char* toString(Type);
 const char* toString(Expect);
 const char* toString(Quantifier);
+const char* toString(MbarOp);
 std::optional<Expect> parseExpect(const std::string&);
 
 int typeBits(Type);  // 0 for None

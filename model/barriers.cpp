@@ -20,9 +20,11 @@ bool sameCount(const std::vector<Event>& ev, const Phase& p, int count) {
   return std::all_of(p.begin(), p.end(), [&](int a) { return ev[a].count == count; });
 }
 
-// Without a count, phase k holds the k-th arrival of every thread that makes k arrivals, and it
-// completes unless some participant that is still running (blocked elsewhere) has not arrived.
-Filling fillAll(const Arrivals& arr, std::vector<int> participants, const std::vector<Stuck>& stuck) {
+// Without a count, phase k holds the k-th arrival of every thread that makes k arrivals, and the
+// exit of every participant that exited before making it (D25); it completes unless some
+// participant that is still running (blocked elsewhere, or spinning) has not arrived.
+Filling fillAll(const Arrivals& arr, std::vector<int> participants, const std::vector<Stuck>& stuck,
+                const std::map<int, int>& exitOf) {
   for (const auto& [t, list] : arr) participants.push_back(t);
   std::sort(participants.begin(), participants.end());
   participants.erase(std::unique(participants.begin(), participants.end()), participants.end());
@@ -37,6 +39,7 @@ Filling fillAll(const Arrivals& arr, std::vector<int> participants, const std::v
       const size_t made = it == arr.end() ? 0 : it->second.size();
       if (k < made) p.push_back(it->second[k]);
       else if (stuck[t] != Stuck::No) done = false;  // alive, and never arrives
+      else if (exitOf.count(t)) p.push_back(exitOf.at(t));
     }
     f.phases.push_back(std::move(p));
     f.complete.push_back(done);
@@ -127,8 +130,12 @@ std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vecto
                                   const Participants& participants, bool checkValues) {
   const int n = static_cast<int>(ev.size());
   std::map<int64_t, Arrivals> arrivals;
-  for (int i = 0; i < n; ++i)
-    if (ev[i].kind == EventKind::Arrive) arrivals[ev[i].barrier][ev[i].thread].push_back(i);
+  std::map<int, int> exitOf;  // thread -> its exit event
+  for (int i = 0; i < n; ++i) {
+    if (ev[i].kind != EventKind::Arrive) continue;
+    if (ev[i].barrier == kExitBarrier) exitOf[ev[i].thread] = i;
+    else arrivals[ev[i].barrier][ev[i].thread].push_back(i);
+  }
   // The arrival each wait waits on: its thread's last arrival at that barrier before it.
   std::vector<int> arrivalOf(n, -1);
   for (int i = 0; i < n; ++i)
@@ -144,7 +151,7 @@ std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vecto
     const int count = ev[arr.begin()->second.front()].count;
     std::vector<Filling> alts;
     if (count == 0) {
-      alts.push_back(fillAll(arr, participants(key), stuck));
+      alts.push_back(fillAll(arr, participants(key), stuck, exitOf));
     } else {
       std::map<int, size_t> next;
       Filling cur;
@@ -181,7 +188,7 @@ std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vecto
       std::vector<int64_t> preds;
       for (int a : *phases[ph]) {
         bar.set(a, w);
-        preds.push_back(ev[a].value);
+        if (ev[a].barrier != kExitBarrier) preds.push_back(ev[a].value);  // exits vote nothing
       }
       if (checkValues && isReduction(ev[w].barOp) && reduce(ev[w].barOp, preds) != ev[w].value)
         ok = false;

@@ -8,6 +8,7 @@
 
 #include "model/barriers.h"
 #include "model/bitrel.h"
+#include "model/interpreter.h"
 
 namespace model {
 
@@ -94,6 +95,20 @@ std::vector<std::pair<std::string, int64_t>> usedAddresses(const litmus::Test& t
 
 }  // namespace
 
+namespace {
+
+// A barrier instruction whose barrier has no thread count (all threads of the CTA or cluster).
+bool countless(const litmus::Test& test, const Instr& in) {
+  using litmus::BarOp;
+  if (in.op != Opcode::Bar) return false;
+  if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) return true;
+  const bool plain = in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive;
+  const size_t ops = in.args.size() - (plain ? 0 : 2);  // bar.red: dst and predicate
+  return ops < (test.dat3mBarriers && plain ? 3u : 2u);
+}
+
+}  // namespace
+
 Program buildProgram(const litmus::Test& test) {
   Program p;
   p.test = &test;
@@ -143,6 +158,7 @@ Program buildProgram(const litmus::Test& test) {
     for (const auto& [name, v] : th.initRegs) regIndex(info, name);
     for (size_t i = 0; i < th.code.size(); ++i) {
       const Instr& in = th.code[i];
+      p.countlessBarriers |= countless(test, in);
       if (in.op == Opcode::Label) info.labels[in.target] = static_cast<int>(i);
       for (const auto& a : in.args)
         if (a.kind == Operand::Kind::Reg) regIndex(info, a.name);
@@ -157,123 +173,8 @@ Program buildProgram(const litmus::Test& test) {
 
 // ---- the interpreter -----------------------------------------------------------------------
 
-namespace {
+namespace detail {
 
-using Taint = std::bitset<kMaxEvents>;  // trace-local indices of the reads a value depends on
-
-struct Path {
-  int pc = 0;
-  std::vector<int64_t> regs;
-  std::vector<Taint> taint;
-  Taint ctrl;
-  std::vector<int> backJumps;
-  Trace trace;
-};
-
-class Interpreter {
- public:
-  Interpreter(const Program& prog, int thread, const Domain& domain, int unroll)
-      : prog_(prog), th_(prog.test->threads[thread]), info_(prog.threads[thread]),
-        thread_(thread), domain_(domain), unroll_(unroll) {}
-
-  TraceSet run() {
-    markSpinLoops();
-    Path p;
-    p.regs = info_.initRegs;
-    p.taint.assign(p.regs.size(), Taint{});
-    p.backJumps.assign(th_.code.size(), 0);
-    explore(std::move(p));
-    return std::move(out_);
-  }
-
- private:
-  const Program& prog_;
-  const litmus::Thread& th_;
-  const Program::ThreadInfo& info_;
-  int thread_;
-  const Domain& domain_;
-  int unroll_;
-  TraceSet out_;
-  std::vector<bool> spinBackEdge_;  // per instruction: a back edge closing a side-effect-free loop
-  std::vector<int> spinReads_;      // per spin back edge: the reads one iteration makes
-
-  void markSpinLoops();
-
-  int64_t value(const Path& p, const Operand& o) const {
-    return o.kind == Operand::Kind::Reg ? p.regs[info_.regId.at(o.name)] : o.imm;
-  }
-  Taint taintOf(const Path& p, const Operand& o) const {
-    return o.kind == Operand::Kind::Reg ? p.taint[info_.regId.at(o.name)] : Taint{};
-  }
-  void setReg(Path& p, const Operand& o, int64_t v, const Taint& t) const {
-    const int r = info_.regId.at(o.name);
-    p.regs[r] = v;
-    p.taint[r] = t;
-  }
-
-  Event baseEvent(const Path& p, const Instr& in, EventKind kind) const {
-    Event e;
-    e.kind = kind;
-    e.thread = thread_;
-    e.cta = th_.cta;
-    e.cluster = th_.cluster;
-    e.gpu = th_.gpu;
-    e.instr = p.pc;
-    e.po = static_cast<int>(p.trace.events.size());
-    e.sem = in.sem;
-    e.scope = in.scope;
-    if (in.sem == litmus::Sem::Volatile || in.sem == litmus::Sem::Mmio) {
-      e.sem = litmus::Sem::Relaxed;  // §8.4.1, §8.4.2: formally .relaxed.sys
-      e.scope = litmus::Scope::Sys;
-    }
-    if (e.sem == litmus::Sem::Weak) e.scope = litmus::Scope::None;
-    return e;
-  }
-
-  // The address of element `elem` of a memory instruction (0 for scalar accesses).
-  int addressOf(const Instr& in, int elem) const {
-    const Operand& addr = in.args[litmus::addressIndex(in)];
-    const int64_t offset = addr.imm + int64_t{elem} * litmus::elementBytes(in);
-    return prog_.addressOf(prog_.vaDecl[prog_.vaOf(addr.name)], offset);
-  }
-
-  Event memEvent(const Path& p, const Instr& in, EventKind kind, int address) const {
-    Event e = baseEvent(p, in, kind);
-    e.va = prog_.vaDecl[address];
-    e.offset = prog_.vaOffset[address];
-    e.loc = prog_.vaLoc[address];
-    e.proxy = in.proxy != litmus::Proxy::Generic ? in.proxy : prog_.vaProxy[address];
-    e.view = prog_.vaView[address];
-    e.space = prog_.locSpace[e.loc];
-    // §8.3: shared memory is reachable from the cluster at most, which caps the scope.
-    const auto space = prog_.locSpace[e.loc];
-    const bool shared = space == litmus::Space::Shared || space == litmus::Space::SharedCta ||
-                        space == litmus::Space::SharedCluster;
-    if (shared && e.scope > litmus::Scope::Cluster) e.scope = litmus::Scope::Cluster;
-    return e;
-  }
-
-  // Appends `e`, recording the reads it depends on; returns its trace-local index.
-  int emit(Path& p, Event e, const Taint& data) const {
-    const int k = static_cast<int>(p.trace.events.size());
-    if (k >= kMaxEvents)
-      throw litmus::Error(th_.code[p.pc].loc, "thread " + th_.name + " has too many events for the "
-                                              "explicit engine (lower --unroll)");
-    const Taint all = data | p.ctrl;
-    for (int r = 0; r < k; ++r)
-      if (all[r]) p.trace.dep.emplace_back(r, k);
-    p.trace.events.push_back(e);
-    return k;
-  }
-
-  void explore(Path p);
-  void finish(Path p, Stuck stuck);
-  bool stepPure(Path& p, const Instr& in);  // false: path dropped
-  void stepRead(Path p, const Instr& in);
-  void stepRmw(Path p, const Instr& in, int elem);
-  void stepBarrier(Path p, const Instr& in);
-  Event barrierEvent(const Path& p, const Instr& in, EventKind kind) const;
-};
 
 // A failed iteration of a spin loop that only reads and computes registers can be left out: the
 // execution without it has a subset of the relations (so it is consistent if the longer one is, all
@@ -301,10 +202,13 @@ void Interpreter::markSpinLoops() {
         continue;
       }
       if (in.op == Opcode::Label) continue;
+      const bool waits = in.op == Opcode::Mbarrier && (in.mbarOp == litmus::MbarOp::TestWait ||
+                                                       in.mbarOp == litmus::MbarOp::TryWait);
       const bool computes = in.op == Opcode::Ld || in.op == Opcode::Mov || in.op == Opcode::Arith ||
-                            in.op == Opcode::Setp || in.op == Opcode::Selp;
+                            in.op == Opcode::Setp || in.op == Opcode::Selp || waits ||
+                            (in.op == Opcode::Mbarrier && in.mbarOp == litmus::MbarOp::PendingCount);
       pure = computes && in.guard.empty() && !afterExit;
-      spinReads_[pc] += in.op == Opcode::Ld;
+      spinReads_[pc] += in.op == Opcode::Ld || waits;
     }
     spinBackEdge_[pc] = pure;
   }
@@ -398,12 +302,33 @@ void Interpreter::explore(Path p) {
       stepBarrier(std::move(p), in);
       return;
     }
+    if (in.op == Opcode::Mbarrier) {
+      stepMbarrier(std::move(p), in);
+      return;
+    }
     if (!stepPure(p, in)) return;
   }
   finish(std::move(p), Stuck::No);
 }
 
 void Interpreter::finish(Path p, Stuck stuck) {
+  if (stuck == Stuck::No && prog_.countlessBarriers) {
+    // The exit: an arrival at the barriers without a count that this thread did not reach,
+    // released like one (D25). It belongs to no instruction.
+    Event e;
+    e.kind = EventKind::Arrive;
+    e.thread = thread_;
+    e.cta = th_.cta;
+    e.cluster = th_.cluster;
+    e.gpu = th_.gpu;
+    e.po = static_cast<int>(p.trace.events.size());
+    e.sem = litmus::Sem::Release;
+    e.scope = litmus::Scope::Cluster;
+    e.barrier = kExitBarrier;
+    if (e.po >= kMaxEvents)
+      throw litmus::Error(th_.loc, "thread " + th_.name + " has too many events (lower --unroll)");
+    p.trace.events.push_back(e);
+  }
   p.trace.regs = p.regs;
   p.trace.stuck = stuck;
   out_.traces.push_back(std::move(p.trace));
@@ -469,97 +394,11 @@ void Interpreter::stepRmw(Path p, const Instr& in, int elem) {
 }
 
 
-// The barrier an Arrive or Wait of `in` uses, and how it behaves (docs/model.md D23-D25).
-// bar/barrier{.cta} operands: PTX {id[, count]} with the count in threads, each litmus thread a
-// warp of 32; Dat3M {id[, instance[, count]]} with the count in litmus threads; bar.red puts a
-// destination first and a predicate last.
-Event Interpreter::barrierEvent(const Path& p, const Instr& in, EventKind kind) const {
-  using litmus::BarOp;
-  using litmus::Scope;
-  using litmus::Sem;
-  Event e = baseEvent(p, in, kind);
-  e.barOp = in.barOp;
-  BarrierName name;
-  name.gpu = th_.gpu;
-  auto fail = [&](const std::string& what) {
-    throw litmus::Error(in.loc, "'" + in.text + "': " + what);
-  };
-  if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
-    name.kind = BarrierKind::Cluster;
-    name.group = th_.cluster;
-    e.scope = Scope::Cluster;
-    e.sem = in.sem;  // arrive: .release (default) or .relaxed; wait: .acquire
-  } else {
-    name.group = th_.cta;
-    // Barrier synchronization acts as release-acquire at CTA scope (ASPLOS'19, D23): the arrival
-    // releases; the wait of bar.sync/red is an acq_rel fence as well.
-    e.scope = Scope::Cta;
-    e.sem = kind == EventKind::Arrive ? Sem::Release : Sem::AcqRel;
-    const bool plain = in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive;
-    const size_t first = plain ? 0 : 1, ops = in.args.size() - first - (plain ? 0 : 1);
-    name.id = value(p, in.args[first]);
-    if (prog_.test->dat3mBarriers && plain) {
-      if (ops >= 2) name.instance = value(p, in.args[first + 1]);
-      if (ops >= 3) e.count = static_cast<int>(value(p, in.args[first + 2]));
-      if (name.id < 0 || name.id > 0xffff || name.instance < 0 || name.instance > 0xffff)
-        fail("barrier id and instance must lie in 0-65535");
-      if (ops >= 3 && e.count <= 0) fail("the thread count must be positive");
-    } else {
-      if (name.id < 0 || name.id > 15) fail("barrier id " + std::to_string(name.id) + " is out of range 0-15");
-      if (ops >= 2) {
-        const int64_t b = value(p, in.args[first + 1]);
-        if (b <= 0 || b % 32 != 0) fail("thread count " + std::to_string(b) + " is not a positive multiple of 32");
-        e.count = static_cast<int>(b / 32);
-      }
-    }
-  }
-  if (name.gpu > 0xff || name.group > 0xffff) fail("GPU, CTA or cluster number too large for a barrier");
-  e.barrier = barrierKey(name);
-  return e;
-}
 
-// bar.sync/red arrive and wait; bar.arrive and barrier.cluster.arrive only arrive; the cluster
-// wait only waits. A wait forks: it returns (with each result bar.red can give), or it never does
-// and the trace ends there.
-void Interpreter::stepBarrier(Path p, const Instr& in) {
-  using litmus::BarOp;
-  const BarOp op = in.barOp;
-  if (op != BarOp::ClusterWait) {
-    Event a = barrierEvent(p, in, EventKind::Arrive);
-    Taint t;
-    if (isReduction(op)) {
-      const Operand& pred = in.args.back();
-      a.value = (value(p, pred) != 0) != pred.negated;
-      t = taintOf(p, pred);
-    }
-    emit(p, a, t);
-  }
-  if (op == BarOp::Arrive || op == BarOp::ClusterArrive) {
-    ++p.pc;
-    return explore(std::move(p));
-  }
-  const Event wait = barrierEvent(p, in, EventKind::Wait);
-  Path hang = p;
-  emit(hang, wait, {});
-  hang.trace.stuckAt = hang.pc;
-  finish(std::move(hang), Stuck::AtWait);
-  // bar.red.popc counts the litmus threads whose predicate holds (one active lane per warp, D24).
-  std::vector<int64_t> results{0};
-  if (op == BarOp::RedAnd || op == BarOp::RedOr) results.push_back(1);
-  if (op == BarOp::RedPopc)
-    for (size_t k = 1; k <= prog_.test->threads.size(); ++k) results.push_back(static_cast<int64_t>(k));
-  for (int64_t v : results) {
-    Path q = p;
-    Event w = wait;
-    w.value = v;
-    emit(q, w, {});
-    if (isReduction(op)) setReg(q, in.args[0], v, {});
-    ++q.pc;
-    explore(std::move(q));
-  }
-}
+}  // namespace detail
 
-}  // namespace
+using detail::Interpreter;
+
 
 TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, int unroll) {
   return Interpreter(prog, thread, domain, unroll).run();

@@ -27,6 +27,8 @@ namespace model {
 // use the same virtual address exactly when they have the same va and the same loc.
 struct Program {
   const litmus::Test* test = nullptr;
+  // Some barrier has no thread count: threads then end with an exit event (D25).
+  bool countlessBarriers = false;
   std::vector<std::string> vaNames;       // address -> "x" or "x+4" (litmus::elementName)
   std::vector<int> vaDecl;                // address -> declared location (index in test->locations)
   std::vector<int64_t> vaOffset;          // address -> byte offset

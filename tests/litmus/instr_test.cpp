@@ -312,9 +312,25 @@ TEST_CASE("barrier.cluster") {
   CHECK(error("barrier.cluster;") == "t:1:9: error: 'barrier.cluster' requires .arrive or .wait");
 }
 
+TEST_CASE("mbarrier forms and their errors") {
+  const Instr a = ptx("mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 %s, [m], 64;");
+  CHECK((a.mbarOp == litmus::MbarOp::Arrive));
+  CHECK(a.expectTx);
+  CHECK((a.sem == Sem::Release));
+  CHECK((a.scope == Scope::Cluster));
+  CHECK(a.args.size() == 3);
+  const Instr w = ptx("mbarrier.try_wait.parity.shared.b64 %p, [m], 1, 1000;");
+  CHECK((w.mbarOp == litmus::MbarOp::TryWait));
+  CHECK(w.parity);
+  CHECK((w.sem == Sem::Acquire));
+  CHECK(w.args.size() == 3);  // the time hint is dropped
+  CHECK(error("mbarrier.arrive.acquire.shared.b64 %s, [m];") ==
+        "t:1:17: error: '.acquire' is not a memory order of 'mbarrier.arrive'");
+  CHECK(error("mbarrier.init.shared.b32 [m], 1;") == "t:1:1: error: 'mbarrier.init' requires .b64");
+  CHECK(error("mbarrier.wait.shared.b64 %p, [m];").find("requires an operation") != std::string::npos);
+}
+
 TEST_CASE("recognised but unsupported instructions") {
-  CHECK(error("mbarrier.arrive.shared.b64 s, [m];") ==
-        "t:1:1: error: 'mbarrier.arrive' is not supported yet");
   CHECK(error("cp.async.ca.shared.global [a], [b], 4;") ==
         "t:1:1: error: 'cp.async' is not supported yet");
   CHECK(error("st.async.b32 [a], 1, [m];") == "t:1:1: error: 'st.async' is not supported yet");

@@ -1,0 +1,171 @@
+// The interpreter's barrier steps: bar/barrier and barrier.cluster (arrive and wait events), and
+// mbarrier operations on the mbarrier's location (model/mbarrier.h).
+#include "model/barriers.h"
+#include "model/interpreter.h"
+#include "model/mbarrier.h"
+
+namespace model::detail {
+
+// The barrier an Arrive or Wait of `in` uses, and how it behaves (docs/model.md D23-D25).
+// bar/barrier{.cta} operands: PTX {id[, count]} with the count in threads, each litmus thread a
+// warp of 32; Dat3M {id[, instance[, count]]} with the count in litmus threads; bar.red puts a
+// destination first and a predicate last.
+Event Interpreter::barrierEvent(const Path& p, const Instr& in, EventKind kind) const {
+  using litmus::BarOp;
+  using litmus::Scope;
+  using litmus::Sem;
+  Event e = baseEvent(p, in, kind);
+  e.barOp = in.barOp;
+  BarrierName name;
+  name.gpu = th_.gpu;
+  auto fail = [&](const std::string& what) {
+    throw litmus::Error(in.loc, "'" + in.text + "': " + what);
+  };
+  if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
+    name.kind = BarrierKind::Cluster;
+    name.group = th_.cluster;
+    e.scope = Scope::Cluster;
+    e.sem = in.sem;  // arrive: .release (default) or .relaxed; wait: .acquire
+  } else {
+    name.group = th_.cta;
+    // Barrier synchronization acts as release-acquire at CTA scope (ASPLOS'19, D23): the arrival
+    // releases; the wait of bar.sync/red is an acq_rel fence as well.
+    e.scope = Scope::Cta;
+    e.sem = kind == EventKind::Arrive ? Sem::Release : Sem::AcqRel;
+    const bool plain = in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive;
+    const size_t first = plain ? 0 : 1, ops = in.args.size() - first - (plain ? 0 : 1);
+    name.id = value(p, in.args[first]);
+    if (prog_.test->dat3mBarriers && plain) {
+      if (ops >= 2) name.instance = value(p, in.args[first + 1]);
+      if (ops >= 3) e.count = static_cast<int>(value(p, in.args[first + 2]));
+      if (name.id < 0 || name.id > 0xffff || name.instance < 0 || name.instance > 0xffff)
+        fail("barrier id and instance must lie in 0-65535");
+      if (ops >= 3 && e.count <= 0) fail("the thread count must be positive");
+    } else {
+      if (name.id < 0 || name.id > 15) fail("barrier id " + std::to_string(name.id) + " is out of range 0-15");
+      if (ops >= 2) {
+        const int64_t b = value(p, in.args[first + 1]);
+        if (b <= 0 || b % 32 != 0) fail("thread count " + std::to_string(b) + " is not a positive multiple of 32");
+        e.count = static_cast<int>(b / 32);
+      }
+    }
+  }
+  if (name.gpu > 0xff || name.group > 0xffff) fail("GPU, CTA or cluster number too large for a barrier");
+  e.barrier = barrierKey(name);
+  return e;
+}
+
+// bar.sync/red arrive and wait; bar.arrive and barrier.cluster.arrive only arrive; the cluster
+// wait only waits. A wait forks: it returns (with each result bar.red can give), or it never does
+// and the trace ends there.
+void Interpreter::stepBarrier(Path p, const Instr& in) {
+  using litmus::BarOp;
+  const BarOp op = in.barOp;
+  if (op != BarOp::ClusterWait) {
+    Event a = barrierEvent(p, in, EventKind::Arrive);
+    Taint t;
+    if (isReduction(op)) {
+      const Operand& pred = in.args.back();
+      a.value = (value(p, pred) != 0) != pred.negated;
+      t = taintOf(p, pred);
+    }
+    emit(p, a, t);
+  }
+  if (op == BarOp::Arrive || op == BarOp::ClusterArrive) {
+    ++p.pc;
+    return explore(std::move(p));
+  }
+  const Event wait = barrierEvent(p, in, EventKind::Wait);
+  Path hang = p;
+  emit(hang, wait, {});
+  hang.trace.stuckAt = hang.pc;
+  finish(std::move(hang), Stuck::AtWait);
+  // bar.red.popc counts the litmus threads whose predicate holds (one active lane per warp, D24).
+  std::vector<int64_t> results{0};
+  if (op == BarOp::RedAnd || op == BarOp::RedOr) results.push_back(1);
+  if (op == BarOp::RedPopc)
+    for (size_t k = 1; k <= prog_.test->threads.size(); ++k) results.push_back(static_cast<int64_t>(k));
+  for (int64_t v : results) {
+    Path q = p;
+    Event w = wait;
+    w.value = v;
+    emit(q, w, {});
+    if (isReduction(op)) setReg(q, in.args[0], v, {});
+    ++q.pc;
+    explore(std::move(q));
+  }
+}
+
+
+// mbarrier operations on the value of the mbarrier's location (model/mbarrier.h, D28): init and
+// inval are weak writes; arrive, arrive_drop, expect_tx and complete_tx atomic read-modify-writes
+// (release or relaxed); test_wait/try_wait a read that acquires only when it returns true.
+void Interpreter::stepMbarrier(Path p, const Instr& in) {
+  using litmus::MbarOp;
+  const MbarOp op = in.mbarOp;
+  auto next = [&](Path q) {
+    ++q.pc;
+    explore(std::move(q));
+  };
+  if (op == MbarOp::PendingCount) {
+    setReg(p, in.args[0], mbarrierPending(value(p, in.args[1])), taintOf(p, in.args[1]));
+    return next(std::move(p));
+  }
+  const int address = addressOf(in, 0);
+  if (op == MbarOp::Init || op == MbarOp::Inval) {
+    Event w = memEvent(p, in, EventKind::Write, address);
+    MbarState st;
+    Taint t;
+    if (op == MbarOp::Init) {
+      const int64_t count = value(p, in.args[1]);
+      if (count < 1 || count > kMbarMaxCount)
+        throw litmus::Error(in.loc, "'" + in.text + "': count " + std::to_string(count) +
+                                        " out of range 1-" + std::to_string(kMbarMaxCount));
+      st = MbarState{true, 0, count, count, 0};
+      t = taintOf(p, in.args[1]);
+    }
+    w.value = st.pack();
+    emit(p, w, t);
+    return next(std::move(p));
+  }
+  const bool wait = op == MbarOp::TestWait || op == MbarOp::TryWait;
+  for (int64_t v : domain_[prog_.vaLoc[address]]) {
+    Path q = p;
+    Event r = memEvent(q, in, EventKind::Read, address);
+    r.value = v;
+    r.atomic = !wait;
+    if (wait) {
+      const bool done = mbarrierPhaseDone(in, v, value(q, in.args[2]));
+      if (!done) r.sem = litmus::Sem::Relaxed;  // only a wait that returns true acquires
+      const int k = emit(q, r, taintOf(q, in.args[2]));
+      Taint t = taintOf(q, in.args[2]);
+      t[k] = true;
+      setReg(q, in.args[0], done, t);
+      next(std::move(q));
+      continue;
+    }
+    r.sem = litmus::Sem::Relaxed;  // arrivals release; none acquires
+    const int rk = emit(q, r, {});
+    const bool arrive = op == MbarOp::Arrive || op == MbarOp::ArriveDrop;
+    const int na = arrive ? 2 : 1;  // the count or tx-count operand
+    const int64_t n = static_cast<int>(in.args.size()) > na ? value(q, in.args[na]) : 1;
+    if (n < 0 || n > (in.expectTx || !arrive ? kMbarMaxTx : kMbarMaxCount))
+      throw litmus::Error(in.loc, "'" + in.text + "': count " + std::to_string(n) + " out of range");
+    Event w = memEvent(q, in, EventKind::Write, address);
+    w.atomic = true;
+    w.value = mbarrierUpdate(in, v, n);
+    Taint data = static_cast<int>(in.args.size()) > na ? taintOf(q, in.args[na]) : Taint{};
+    data[rk] = true;
+    const int wk = emit(q, w, data);
+    q.trace.rmw.emplace_back(rk, wk);
+    if (arrive) {
+      Taint t;
+      t[rk] = true;
+      setReg(q, in.args[0], v, t);  // the state before the arrival (§9.7.13.15.13)
+    }
+    next(std::move(q));
+  }
+}
+
+
+}  // namespace model::detail
