@@ -430,6 +430,20 @@ void InstrParser::parseFence() {
   }
   in_.op = Opcode::Fence;
   in_.sem = Sem::AcqRel;
+  // fence.mbarrier_init.release.cluster, fence.{acquire,release}.sync_restrict::shared::*.cluster
+  std::optional<Piece> restrict;
+  for (size_t i = 1; i < parts_.size(); ++i) {
+    const std::string_view r = parts_[i].s;
+    const FenceRestrict k = r == "mbarrier_init"                     ? FenceRestrict::MbarrierInit
+                            : r == "sync_restrict::shared::cta"     ? FenceRestrict::SharedCta
+                            : r == "sync_restrict::shared::cluster" ? FenceRestrict::SharedCluster
+                                                                    : FenceRestrict::None;
+    if (k == FenceRestrict::None) continue;
+    if (restrict) fail(parts_[i].off, "a second restriction " + dotted(r) + " on 'fence'");
+    restrict = parts_[i];
+    in_.restrict = k;
+    parts_.erase(parts_.begin() + static_cast<long>(i--));
+  }
   Quals q = collect(kSem | kScope);
   if (q.sem) {
     Sem s = q.semV;
@@ -441,6 +455,11 @@ void InstrParser::parseFence() {
   if (!q.scope) fail(parts_[0].off, "'fence' requires a scope (.cta, .cluster, .gpu or .sys)");
   in_.scope = q.scopeV;
   in_.scopeExplicit = true;
+  if (restrict) {
+    const Sem need = in_.restrict == FenceRestrict::SharedCluster ? Sem::Acquire : Sem::Release;
+    if (in_.sem != need || in_.scope != Scope::Cluster)
+      fail(restrict->off, dotted(restrict->s) + " requires ." + toString(need) + ".cluster");
+  }
   takeOperands({}, {}, "'fence' takes no operands");
 }
 

@@ -153,9 +153,6 @@ constexpr Unsupported kUnsupported[] = {{{"st", "async"}},
                                         {{"bar", "warp", "sync"}},
                                         {{"fence", "proxy", "tensormap::*"}},
                                         {{"fence", "proxy", "async::*"}},
-                                        {{"fence", "mbarrier_init"}},
-                                        {{"fence", "*", "sync_restrict::*"}},
-                                        {{"fence", "sync_restrict::*"}},
                                         {{"fence", "op_restrict::*"}}};
 
 bool partMatches(std::string_view pattern, std::string_view part) {
@@ -474,9 +471,14 @@ std::string mnemonic(const Instr& in) {
     case Opcode::St: return accessMnemonic(in);
     case Opcode::Atom:
     case Opcode::Red: return rmwMnemonic(in);
-    case Opcode::Fence:
+    case Opcode::Fence: {
+      if (in.restrict == FenceRestrict::MbarrierInit) return "fence.mbarrier_init.release.cluster";
+      const std::string restrict = in.restrict == FenceRestrict::SharedCta ? ".sync_restrict::shared::cta"
+                                   : in.restrict == FenceRestrict::SharedCluster ? ".sync_restrict::shared::cluster"
+                                                                                 : "";
       return "fence" + (in.semExplicit || in.sem != Sem::AcqRel ? dot(toString(in.sem)) : "") +
-             dot(toString(in.scope));
+             restrict + dot(toString(in.scope));
+    }
     case Opcode::FenceProxy: return "fence.proxy" + dot(toString(in.proxyKind));
     case Opcode::Bar:
       if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {

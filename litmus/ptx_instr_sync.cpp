@@ -55,7 +55,7 @@ void InstrParser::parseBar() {
 }
 
 // barrier.cluster.arrive{.release|.relaxed}{.aligned}, barrier.cluster.wait{.acquire}{.aligned}
-// (§9.7.13.1): arrive defaults to .release, wait to .acquire.
+// (§9.7.13.3): arrive defaults to .release, wait to .acquire.
 void InstrParser::parseClusterBarrier() {
   in_.op = Opcode::Bar;
   in_.scope = Scope::Cluster;

@@ -66,6 +66,8 @@ enum class AtomOp { None, And, Or, Xor, Cas, Exch, Add, Sub, Inc, Dec, Min, Max 
 enum class ArithOp { None, Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max, Neg, Not };
 enum class CmpOp { None, Eq, Ne, Lt, Le, Gt, Ge };
 enum class BarOp { None, Sync, Arrive, RedPopc, RedAnd, RedOr, ClusterArrive, ClusterWait };
+// fence.op_restrict / .sync_restrict: the operations a fence orders (§9.7.13.4).
+enum class FenceRestrict { None, MbarrierInit, SharedCta, SharedCluster };
 enum class MbarOp { None, Init, Inval, Arrive, ArriveDrop, ExpectTx, CompleteTx, TestWait, TryWait,
                     PendingCount };
 enum class FenceProxyKind { None, Alias, Texture, Surface, Constant, Async, AsyncGlobal,
@@ -99,6 +101,7 @@ struct Instr {
   CmpOp cmp = CmpOp::None;           // Setp, and conditional Bra in herd form (beq a, b, L)
   BarOp barOp = BarOp::None;
   MbarOp mbarOp = MbarOp::None;
+  FenceRestrict restrict = FenceRestrict::None;
   // mbarrier: arrive.expect_tx / arrive_drop.expect_tx, .noComplete, test_wait/try_wait.parity
   bool expectTx = false, noComplete = false, parity = false;
   FenceProxyKind proxyKind = FenceProxyKind::None;

@@ -1,5 +1,7 @@
 #include "model/relations.h"
 
+#include "model/barriers.h"
+
 namespace model {
 
 using litmus::FenceProxyKind;
@@ -167,7 +169,8 @@ Static<BitRel> staticRelations(const EventGraph& g) {
   s.AcqR = diag([&](const Event& e) { return e.isRead() && !e.red && isAcq(e.sem); });
   s.FRel = diag(fenceRel);
   s.FAcq = diag(fenceAcq);
-  s.Arrive = diag([](const Event& e) { return e.kind == EventKind::Arrive; });
+  // a thread's exit orders barrier phases but never releases (D25)
+  s.Arrive = diag([](const Event& e) { return e.kind == EventKind::Arrive && e.barrier != kExitBarrier; });
   s.ArriveRel = diag([&](const Event& e) { return e.kind == EventKind::Arrive && isRel(e.sem); });
   s.Wait = diag([](const Event& e) { return e.kind == EventKind::Wait; });
   s.WaitAcq = diag([&](const Event& e) { return e.kind == EventKind::Wait && isAcq(e.sem); });

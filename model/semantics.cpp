@@ -245,9 +245,11 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       emit(p, e, taintOf(p, in.args[1]));
       break;
     }
-    case Opcode::Fence:
+    case Opcode::Fence: {
+      // restricted fences (.mbarrier_init, .sync_restrict) act as the unrestricted fence (D29)
       emit(p, baseEvent(p, in, EventKind::Fence), {});
       break;
+    }
     case Opcode::FenceProxy: {
       Event e = baseEvent(p, in, EventKind::ProxyFence);
       e.proxyFence = in.proxyKind;
@@ -313,8 +315,9 @@ void Interpreter::explore(Path p) {
 
 void Interpreter::finish(Path p, Stuck stuck) {
   if (stuck == Stuck::No && prog_.countlessBarriers) {
-    // The exit: an arrival at the barriers without a count that this thread did not reach,
-    // released like one (D25). It belongs to no instruction.
+    // The exit: an arrival at the barriers without a count that this thread did not reach, which
+    // orders the waits of those phases after it but releases nothing (D25). It belongs to no
+    // instruction.
     Event e;
     e.kind = EventKind::Arrive;
     e.thread = thread_;
@@ -322,7 +325,7 @@ void Interpreter::finish(Path p, Stuck stuck) {
     e.cluster = th_.cluster;
     e.gpu = th_.gpu;
     e.po = static_cast<int>(p.trace.events.size());
-    e.sem = litmus::Sem::Release;
+    e.sem = litmus::Sem::Relaxed;
     e.scope = litmus::Scope::Cluster;
     e.barrier = kExitBarrier;
     if (e.po >= kMaxEvents)

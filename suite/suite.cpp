@@ -130,17 +130,18 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
   if (e.outcome.status != litmus::Status::Done) {
     e.verdict = Verdict::Unknown;
     e.message = e.outcome.statusDetail;
-  } else if (e.expected != litmus::Expect::None && !e.outcome.meets(e.expected)) {
-    e.verdict = Verdict::Fail;
-    e.message = std::string("expected ") + litmus::toString(e.expected) + ", got " + describe(e.outcome);
-  } else if (const std::string got = e.outcome.hang.empty() ? "terminates" : "may-hang";
-             !e.liveness.empty() && e.liveness != got) {
-    e.verdict = Verdict::Fail;
-    e.message = "expected " + e.liveness + ", got " + got +
-                (e.outcome.hang.empty() ? "" : " (" + e.outcome.hang + ")");
   } else {
+    // verdict and liveness are compared separately; a failure names each that disagrees
+    std::string why;
+    if (e.expected != litmus::Expect::None && !e.outcome.meets(e.expected))
+      why = std::string("expected ") + litmus::toString(e.expected) + ", got " + describe(e.outcome);
+    const std::string got = e.outcome.hang.empty() ? "terminates" : "may-hang";
+    if (!e.liveness.empty() && e.liveness != got)
+      why += (why.empty() ? "" : "; ") + ("expected " + e.liveness + ", got " + got) +
+             (e.outcome.hang.empty() ? "" : " (" + e.outcome.hang + ")");
     const bool expected = e.expected != litmus::Expect::None || !e.liveness.empty();
-    e.verdict = expected ? Verdict::Pass : Verdict::NoExpectation;
+    e.verdict = !why.empty() ? Verdict::Fail : expected ? Verdict::Pass : Verdict::NoExpectation;
+    e.message = why;
   }
   return e;
 }

@@ -330,6 +330,18 @@ TEST_CASE("mbarrier forms and their errors") {
   CHECK(error("mbarrier.wait.shared.b64 %p, [m];").find("requires an operation") != std::string::npos);
 }
 
+TEST_CASE("restricted fences") {
+  const Instr f = ptx("fence.mbarrier_init.release.cluster;");
+  CHECK((f.restrict == litmus::FenceRestrict::MbarrierInit));
+  CHECK((f.sem == Sem::Release));
+  CHECK(formatInstr(f) == "fence.mbarrier_init.release.cluster");
+  const Instr a = ptx("fence.acquire.sync_restrict::shared::cluster.cluster;");
+  CHECK((a.restrict == litmus::FenceRestrict::SharedCluster));
+  CHECK(formatInstr(a) == "fence.acquire.sync_restrict::shared::cluster.cluster");
+  CHECK(error("fence.release.sync_restrict::shared::cluster.cluster;") ==
+        "t:1:15: error: '.sync_restrict::shared::cluster' requires .acquire.cluster");
+}
+
 TEST_CASE("recognised but unsupported instructions") {
   CHECK(error("cp.async.ca.shared.global [a], [b], 4;") ==
         "t:1:1: error: 'cp.async' is not supported yet");
@@ -340,10 +352,6 @@ TEST_CASE("recognised but unsupported instructions") {
         "t:1:1: error: 'fence.proxy.tensormap::generic' is not supported yet");
   CHECK(error("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;") ==
         "t:1:1: error: 'fence.proxy.async::generic' is not supported yet");
-  CHECK(error("fence.mbarrier_init.release.cluster;") ==
-        "t:1:1: error: 'fence.mbarrier_init' is not supported yet");
-  CHECK(error("fence.acquire.sync_restrict::shared::cluster.cluster;") ==
-        "t:1:1: error: 'fence.acquire.sync_restrict::shared::cluster' is not supported yet");
   CHECK(error("mapa.u64 a, b, 1;") == "t:1:1: error: 'mapa' is not supported yet");
   CHECK(error("getctarank.u32 a, b;") == "t:1:1: error: 'getctarank' is not supported yet");
   CHECK(error("elect.sync r|p, 0xffffffff;") == "t:1:1: error: 'elect.sync' is not supported yet");
