@@ -2,6 +2,22 @@
 
 namespace checker {
 
+std::string instrText(const litmus::Test& test, const model::Event& e) {
+  return e.instr < 0 ? "(exit)" : test.threads[e.thread].code[e.instr].text;
+}
+
+std::string describeHang(const litmus::Test& test, const std::vector<const model::Trace*>& traces) {
+  std::string out;
+  for (size_t t = 0; t < traces.size(); ++t) {
+    if (traces[t]->stuck == model::Stuck::No) continue;
+    const auto& th = test.threads[t];
+    const std::string where = " forever at '" + th.code[traces[t]->stuckAt].text + "'";
+    out += (out.empty() ? "" : "; ") + th.name +
+           (traces[t]->stuck == model::Stuck::AtWait ? " waits" : " spins") + where;
+  }
+  return out;
+}
+
 std::vector<int> addInitialWrites(const model::Program& prog, model::EventGraph& g) {
   std::vector<int> initOf;
   for (size_t l = 0; l < prog.locNames.size(); ++l) {

@@ -2,6 +2,7 @@
 // come from the test rather than from the search. Internal to checker/.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "litmus/outcome.h"
@@ -16,6 +17,12 @@ std::vector<int> addInitialWrites(const model::Program& prog, model::EventGraph&
 // Records an allowed final state and the executions (or, for the symbolic engine, 1) that end in it.
 void addState(litmus::Outcome& out, const litmus::Test& test, const litmus::State& st,
               uint64_t executions);
+
+// The instruction an event of a thread comes from, as written; "(exit)" for a thread's exit.
+std::string instrText(const litmus::Test& test, const model::Event& e);
+
+// How the threads of a hanging execution are stuck, e.g. "P1 waits forever at 'bar.sync 1'".
+std::string describeHang(const litmus::Test& test, const std::vector<const model::Trace*>& traces);
 
 // Name, observed terms, quantifier, condition, engine, loop-bound note.
 void describeTest(litmus::Outcome& out, const litmus::Test& test, const char* engine, bool bounded,

@@ -1,4 +1,5 @@
 #include "checker/explain.h"
+#include "checker/engine_common.h"
 
 #include <sstream>
 
@@ -93,7 +94,7 @@ std::string describe(const litmus::Test& test, const Violation& v) {
   auto name = [&](int i) {
     const auto& e = ev[i];
     if (e.thread < 0) return "init of " + litmus::elementName(test.locations.at(e.va).name, e.offset);
-    return test.threads[e.thread].name + ": " + (e.instr < 0 ? std::string("(exit)") : test.threads[e.thread].code[e.instr].text);
+    return test.threads[e.thread].name + ": " + instrText(test, e);
   };
   os << "violates " << model::axiomName(v.axiom) << " (" << model::axiomSection(v.axiom)
      << "): " << v.relation << "\n";

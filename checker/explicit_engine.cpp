@@ -100,7 +100,6 @@ class Enumerator {
   bool satisfiesTarget(const litmus::State& s) const;
   std::optional<Violation> explain();
   bool spinsForever(const Candidate& c, const model::Choice<BitRel>& x) const;
-  std::string describeHang(const Candidate& c) const;
 };
 
 bool Enumerator::overTime() {
@@ -432,19 +431,6 @@ bool Enumerator::spinsForever(const Candidate& c, const model::Choice<BitRel>& x
   return true;
 }
 
-std::string Enumerator::describeHang(const Candidate& c) const {
-  std::string out;
-  for (size_t t = 0; t < c.traces.size(); ++t) {
-    if (c.stuck[t] == model::Stuck::No) continue;
-    const auto& th = test_.threads[t];
-    const std::string& text = th.code[c.traces[t]->stuckAt].text;
-    out += (out.empty() ? "" : "; ") + th.name +
-           (c.stuck[t] == model::Stuck::AtWait ? " waits forever at '" + text + "'"
-                                               : " spins forever at '" + text + "'");
-  }
-  return out;
-}
-
 }  // namespace
 }  // namespace checker
 
@@ -516,7 +502,7 @@ Result Enumerator::run() {
         if (!model::axioms(cc.s, x, d, chk)) return true;
         if (cc.hangs) {  // no final state: does this execution really hang?
           if (!spinsForever(cc, x)) return true;
-          hang_ = describeHang(cc);
+          hang_ = describeHang(test_, cc.traces);
           doneWithCandidate_ = true;
           return false;
         }

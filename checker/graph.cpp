@@ -1,4 +1,5 @@
 #include "checker/graph.h"
+#include "checker/engine_common.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -43,7 +44,7 @@ std::string eventLabel(const litmus::Test& test, const Execution& x, int i) {
     case EventKind::Arrive: os << "Arrive"; break;
     case EventKind::Wait: os << "Wait"; break;
   }
-  os << "\\n" << dotEscape((e.instr < 0 ? std::string("(exit)") : test.threads[e.thread].code[e.instr].text));
+  os << "\\n" << dotEscape(instrText(test, e));
   return os.str();
 }
 

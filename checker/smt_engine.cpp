@@ -208,7 +208,6 @@ class SmtEnumerator {
   void assertSpinning(Smt& smt, const std::vector<const PathGroup*>& pick,
                       const std::vector<int>& offset, const model::EventGraph& g,
                       const SymRel& rf, const SymRel& co);
-  std::string describeHang(const std::vector<const PathGroup*>& pick) const;
 };
 
 // The barrier phases (model/barriers.h) as a choice among the fillings: one selector each. The
@@ -267,20 +266,6 @@ void SmtEnumerator::assertSpinning(Smt& smt, const std::vector<const PathGroup*>
             smt.add(!(rf.at(w, r) && co.at(w, w2)));
     }
   }
-}
-
-std::string SmtEnumerator::describeHang(const std::vector<const PathGroup*>& pick) const {
-  std::string out;
-  for (size_t t = 0; t < pick.size(); ++t) {
-    const model::Trace& rep = *pick[t]->traces.front();
-    if (rep.stuck == model::Stuck::No) continue;
-    const auto& th = test_.threads[t];
-    const std::string& text = th.code[rep.stuckAt].text;
-    out += (out.empty() ? "" : "; ") + th.name +
-           (rep.stuck == model::Stuck::AtWait ? " waits forever at '" + text + "'"
-                                              : " spins forever at '" + text + "'");
-  }
-  return out;
 }
 
 // Every value the combination's events, observed registers and observed constants can take.
@@ -411,7 +396,11 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     assertSpinning(smt, pick, offset, g, rf, co);
     const auto answer = smt.check(secondsLeft());
     if (answer == Smt::Answer::Unknown) unknown_ = true;
-    if (answer == Smt::Answer::Sat) hang_ = describeHang(pick);
+    if (answer == Smt::Answer::Sat) {
+      std::vector<const model::Trace*> reps;
+      for (const auto* group : pick) reps.push_back(group->traces.front());
+      hang_ = describeHang(test_, reps);
+    }
     return;
   }
 

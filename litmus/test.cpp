@@ -237,6 +237,23 @@ const char* toString(MbarOp op) {
   return "";
 }
 
+BarOperands barOperands(const Instr& in, bool dat3m) {
+  BarOperands o;
+  if (in.op != Opcode::Bar || in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait)
+    return o;
+  const bool plain = in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive;
+  const int first = plain ? 0 : 1;
+  const int ops = static_cast<int>(in.args.size()) - first - (plain ? 0 : 1);
+  o.id = first;
+  if (dat3m && plain) {
+    if (ops >= 2) o.instance = first + 1;
+    if (ops >= 3) o.count = first + 2;
+  } else if (ops >= 2) {
+    o.count = first + 1;
+  }
+  return o;
+}
+
 int elementBytes(const Instr& in) { return typeBits(in.type) / 8; }
 
 // ---- conditions ----------------------------------------------------------------------------

@@ -238,6 +238,13 @@ int addressIndex(const Instr&);
 // Bytes of one element accessed by a typed ld/st/atom/red (.f16x2 counts 4, .b128 16); 0 when
 // untyped. A vector atom/red accesses `vec` such elements at consecutive offsets.
 int elementBytes(const Instr&);
+// Operand positions of bar/barrier{.cta} (-1: absent). PTX: {id[, count]}; with Dat3M operands
+// (Test::dat3mBarriers) .sync and .arrive take {id[, instance[, count]]}; bar.red has its
+// destination before them and its predicate after. All -1 for other instructions.
+struct BarOperands {
+  int id = -1, instance = -1, count = -1;
+};
+BarOperands barOperands(const Instr&, bool dat3m);
 
 // Condition helpers.
 std::string formatCondition(const Cond&);        // herd syntax, e.g. (P0:r0 == 1 /\ x == 2)

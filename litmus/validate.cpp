@@ -96,15 +96,14 @@ void checkBarrierOperands(const Test& test, const Instr& in) {
     throw Error(in.args[2].loc, "a third barrier operand is the Dat3M form ID, INSTANCE, COUNT; "
                                 "add 'barriers: dat3m' to read it so");
   if (test.dat3mBarriers && plain) return;
-  const size_t first = plain ? 0 : 1;  // bar.red: {dst, id[, count], pred}
-  const Operand& id = in.args[first];
+  const BarOperands o = barOperands(in, false);
+  const Operand& id = in.args[o.id];
   if (id.kind == Operand::Kind::Imm && (id.imm < 0 || id.imm > 15))
     throw Error(id.loc, "barrier id " + std::to_string(id.imm) + " is out of range 0-15");
-  const bool hasCount = in.args.size() == first + (plain ? 2 : 3);
-  if (in.barOp == BarOp::Arrive && !hasCount)
+  if (in.barOp == BarOp::Arrive && o.count < 0)
     throw Error(in.loc, "'" + in.text + "' needs a thread count (bar.arrive a, b)");
-  if (!hasCount) return;
-  const Operand& count = in.args[first + 1];
+  if (o.count < 0) return;
+  const Operand& count = in.args[o.count];
   if (count.kind == Operand::Kind::Imm && (count.imm <= 0 || count.imm % 32 != 0))
     throw Error(count.loc, "thread count " + std::to_string(count.imm) +
                                " is not a positive multiple of the warp size 32 (each litmus "

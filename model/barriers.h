@@ -23,10 +23,10 @@ struct BarrierName {
 };
 // Fields must fit: gpu < 256, group, id and instance < 65536 (the caller checks id and instance).
 int64_t barrierKey(const BarrierName&);
+BarrierName barrierName(int64_t key);
 // The key of a thread's exit: an arrival at every barrier without a count that the thread takes
 // part in and did not reach (D25).
 constexpr int64_t kExitBarrier = -2;
-BarrierName barrierName(int64_t key);
 
 // For a barrier without a thread count: the threads that take part in it.
 using Participants = std::function<std::vector<int>(int64_t barrier)>;

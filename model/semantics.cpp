@@ -43,10 +43,12 @@ std::vector<int> barrierParticipants(const Program& prog, int64_t key) {
     for (const Instr& in : th.code) {
       if (in.op != Opcode::Bar || !(in.barOp == litmus::BarOp::Sync || in.barOp == litmus::BarOp::Arrive))
         continue;
-      auto is = [&](size_t i, int64_t v) {
-        return i >= in.args.size() || in.args[i].kind != Operand::Kind::Imm || in.args[i].imm == v;
+      const litmus::BarOperands o = litmus::barOperands(in, true);
+      auto is = [&](int i, int64_t v) {  // absent operands are 0; registers might be anything
+        if (i < 0) return v == 0;
+        return in.args[i].kind != Operand::Kind::Imm || in.args[i].imm == v;
       };
-      if (is(0, b.id) && (in.args.size() < 2 ? b.instance == 0 : is(1, b.instance))) return true;
+      if (is(o.id, b.id) && is(o.instance, b.instance)) return true;
     }
     return false;
   };
@@ -102,9 +104,7 @@ bool countless(const litmus::Test& test, const Instr& in) {
   using litmus::BarOp;
   if (in.op != Opcode::Bar) return false;
   if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) return true;
-  const bool plain = in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive;
-  const size_t ops = in.args.size() - (plain ? 0 : 2);  // bar.red: dst and predicate
-  return ops < (test.dat3mBarriers && plain ? 3u : 2u);
+  return litmus::barOperands(in, test.dat3mBarriers).count < 0;
 }
 
 }  // namespace

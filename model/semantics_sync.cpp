@@ -32,22 +32,21 @@ Event Interpreter::barrierEvent(const Path& p, const Instr& in, EventKind kind) 
     // releases; the wait of bar.sync/red is an acq_rel fence as well.
     e.scope = Scope::Cta;
     e.sem = kind == EventKind::Arrive ? Sem::Release : Sem::AcqRel;
-    const bool plain = in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive;
-    const size_t first = plain ? 0 : 1, ops = in.args.size() - first - (plain ? 0 : 1);
-    name.id = value(p, in.args[first]);
-    if (prog_.test->dat3mBarriers && plain) {
-      if (ops >= 2) name.instance = value(p, in.args[first + 1]);
-      if (ops >= 3) e.count = static_cast<int>(value(p, in.args[first + 2]));
+    const bool dat3m = prog_.test->dat3mBarriers && (in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive);
+    const litmus::BarOperands o = litmus::barOperands(in, dat3m);
+    name.id = value(p, in.args[o.id]);
+    if (o.instance >= 0) name.instance = value(p, in.args[o.instance]);
+    const int64_t count = o.count < 0 ? 0 : value(p, in.args[o.count]);
+    if (dat3m) {  // the count in litmus threads
       if (name.id < 0 || name.id > 0xffff || name.instance < 0 || name.instance > 0xffff)
         fail("barrier id and instance must lie in 0-65535");
-      if (ops >= 3 && e.count <= 0) fail("the thread count must be positive");
+      if (o.count >= 0 && count <= 0) fail("the thread count must be positive");
+      e.count = static_cast<int>(count);
     } else {
       if (name.id < 0 || name.id > 15) fail("barrier id " + std::to_string(name.id) + " is out of range 0-15");
-      if (ops >= 2) {
-        const int64_t b = value(p, in.args[first + 1]);
-        if (b <= 0 || b % 32 != 0) fail("thread count " + std::to_string(b) + " is not a positive multiple of 32");
-        e.count = static_cast<int>(b / 32);
-      }
+      if (o.count >= 0 && (count <= 0 || count % 32 != 0))
+        fail("thread count " + std::to_string(count) + " is not a positive multiple of 32");
+      e.count = static_cast<int>(count / 32);
     }
   }
   if (name.gpu > 0xff || name.group > 0xffff) fail("GPU, CTA or cluster number too large for a barrier");
