@@ -186,7 +186,9 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
 //    with both (whichever comes second in co would read a value co-before the first's write).
 bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f) {
   const int n = static_cast<int>(c.g.events.size());
-  BitRel coKnown = c.s.po_loc & (c.s.W * c.s.loc * c.s.W);
+  // program order fixes co between writes of one proxy (SC per location); writes through
+  // different proxies (an async copy's) are not ordered so
+  BitRel coKnown = c.s.po_loc & c.s.ms & (c.s.W * c.s.loc * c.s.W);
   for (size_t l = 0; l < c.writesByLoc.size(); ++l)
     for (int w : c.writesByLoc[l]) coKnown.set(c.initOf[l], w);
   std::vector<int> rmwWrite(n, -1);
@@ -304,7 +306,7 @@ bool Enumerator::totalOrders(const Candidate& c, const std::vector<int>& ws, con
       const int x = ws[i];
       bool ok = true;
       for (size_t j = 0; j < ws.size() && ok; ++j)
-        if (!used[j] && j != i && (forced.get(ws[j], x) || c.s.po_loc.get(ws[j], x))) ok = false;
+        if (!used[j] && j != i && (forced.get(ws[j], x) || (c.s.po_loc.get(ws[j], x) && c.s.ms.get(ws[j], x)))) ok = false;
       for (auto [r, w] : c.g.rmw) {
         if (!prune) break;
         const auto wi = std::find(ws.begin(), ws.end(), w);

@@ -82,6 +82,8 @@ model::Static<SymRel> lift(z3::context* c, const model::Static<BitRel>& s) {
   o.Arrive = k(s.Arrive); o.ArriveRel = k(s.ArriveRel); o.Wait = k(s.Wait); o.WaitAcq = k(s.WaitAcq);
   o.po = k(s.po); o.po_loc = k(s.po_loc); o.loc = k(s.loc); o.ms = k(s.ms); o.rmw = k(s.rmw);
   o.dep = k(s.dep); o.ppStatic = k(s.ppStatic);
+  o.poAsync = k(s.poAsync);
+  o.async = s.async;
   for (const auto& v : s.views) o.views.push_back(k(v));
   o.PF = k(s.PF);
   o.viewGeneric = s.viewGeneric;
@@ -167,6 +169,10 @@ std::vector<PathGroup> groupByPath(const model::TraceSet& ts) {
     for (const auto& e : tr.events) {
       key.push_back(e.instr);
       key.push_back(static_cast<int64_t>(e.kind));
+      // attributes that a value read may decide: an mbarrier wait acquires only when it returns
+      // true; an address in a register names the location
+      key.push_back(static_cast<int64_t>(e.sem));
+      key.push_back(e.loc);
       // barriers are part of the structure (a register may name the barrier or its count)
       if (e.isBarrier()) key.insert(key.end(), {e.barrier, e.count});
     }

@@ -63,7 +63,7 @@ inline std::optional<Piece>* flagSlot(Quals& q, unsigned allowed, std::string_vi
   return nullptr;
 }
 
-enum class Slot { Reg, Addr, Val, Pred, Label };
+enum class Slot { Reg, Addr, Val, Pred, Label, Sym };
 
 inline std::string dotted(std::string_view s) {
   std::string out = "'.";
@@ -100,6 +100,7 @@ class InstrParser {
   void takeMemOperands(const Quals& q, const std::string& who, std::vector<Slot> slots,
                        std::vector<std::string> what);
   std::optional<Operand> convert(const Piece& p, Slot slot);
+  bool untypedImmediates() const;
 
   void parseLoad();
   void parseStore();
@@ -109,6 +110,17 @@ class InstrParser {
   void parseBar();
   void parseClusterBarrier();
   void parseMbarrier();
+  void parseUniProxyFence();
+  void parseCpAsync();
+  void parseStAsync();
+  void parseRedAsync();
+  void parseTensormapCp();
+  void parseMapa();
+  void parseGetCtaRank();
+  void parseElect();
+  void parseWarpSync();
+  void parseGriddep();
+  void takeSize(const Piece& p);
   void parseMov();
   void parseArith();
   void parseSetp();

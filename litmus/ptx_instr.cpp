@@ -18,6 +18,9 @@ const InstrParser::Handler InstrParser::kHandlers[] = {
     {"fence", &InstrParser::parseFence}, {"membar", &InstrParser::parseMembar},
     {"bar", &InstrParser::parseBar},     {"barrier", &InstrParser::parseBar},
     {"mbarrier", &InstrParser::parseMbarrier},
+    {"cp", &InstrParser::parseCpAsync},  {"tensormap", &InstrParser::parseTensormapCp},
+    {"mapa", &InstrParser::parseMapa},   {"getctarank", &InstrParser::parseGetCtaRank},
+    {"elect", &InstrParser::parseElect}, {"griddepcontrol", &InstrParser::parseGriddep},
     {"mov", &InstrParser::parseMov},     {"setp", &InstrParser::parseSetp},
     {"selp", &InstrParser::parseSelp},   {"bra", &InstrParser::parseBranch},
     {"goto", &InstrParser::parseBranch}};
@@ -211,14 +214,31 @@ std::optional<Operand> InstrParser::convert(const Piece& p, Slot slot) {
       }
       return std::nullopt;
     case Slot::Reg: return lex::readRegister(s, at(p.off), false);
+    case Slot::Sym: {  // mapa, getctarank: a location named bare, or a register written %r
+      if (s[0] == '%') return lex::readRegister(s, at(p.off), false);
+      if (!isIdentifier(s)) return std::nullopt;
+      Operand o;
+      o.kind = Operand::Kind::Addr;
+      o.name = std::string(s);
+      o.loc = at(p.off);
+      return o;
+    }
     case Slot::Pred: return lex::readRegister(s, at(p.off), true);
     case Slot::Val:
       // barrier ids and counts are plain numbers whatever the .u32/.pred of bar.red says
       if (lex::looksNumeric(s))
-        return lex::readImmediate(s, at(p.off), in_.op == Opcode::Bar || in_.op == Opcode::Mbarrier ? Type::None : in_.type);
+        return lex::readImmediate(s, at(p.off), untypedImmediates() ? Type::None : in_.type);
       return lex::readRegister(s, at(p.off), false);
   }
   return std::nullopt;
+}
+
+// Barrier ids and counts, mbarrier counts, sizes, ranks and masks are plain numbers whatever type
+// the instruction names (.u32 of bar.red.popc, .u64 of mapa).
+bool InstrParser::untypedImmediates() const {
+  return in_.op == Opcode::Bar || in_.op == Opcode::Mbarrier || in_.op == Opcode::Mapa ||
+         in_.op == Opcode::Elect || (in_.op == Opcode::Async && in_.asyncOp != AsyncOp::Store &&
+                                     in_.asyncOp != AsyncOp::Reduce);
 }
 
 // ---- opcodes ---------------------------------------------------------------------------------
@@ -249,6 +269,7 @@ void InstrParser::parseLoad() {
 }
 
 void InstrParser::parseStore() {
+  if (parts_.size() > 1 && parts_[1].s == "async") return parseStAsync();
   in_.op = Opcode::St;
   if (name() == "sust") in_.proxy = Proxy::Surface;
   Quals q = collect(kSem | kScope | kSpace | kType | kCacheQ | kMmio | kVec);
@@ -259,6 +280,7 @@ void InstrParser::parseStore() {
 }
 
 void InstrParser::parseRmw() {
+  if (parts_.size() > 1 && parts_[1].s == "async") return parseRedAsync();
   bool red = name() == "red";
   in_.op = red ? Opcode::Red : Opcode::Atom;
   Quals q = collect(kSem | kScope | kSpace | kType | kCacheQ | kOp | kNoftz | kVec);
@@ -421,6 +443,8 @@ void InstrParser::parseFence() {
       fail(parts_[1].off,
            "'fence.proxy' requires a proxy kind (.alias, .texture, .surface, "
            ".constant or .async)");
+    if (parts_[2].s == "async::generic" || parts_[2].s == "tensormap::generic")
+      return parseUniProxyFence();
     std::string kind(parts_[2].s);
     for (size_t i = 3; i < parts_.size(); ++i) kind += "." + std::string(parts_[i].s);
     std::optional<FenceProxyKind> k = proxyKindFromString(kind);

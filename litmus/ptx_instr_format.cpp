@@ -73,6 +73,7 @@ const char* toString(BarOp b) {
     case BarOp::RedOr: return "red.or";
     case BarOp::ClusterArrive: return "arrive";
     case BarOp::ClusterWait: return "wait";
+    case BarOp::WarpSync: return "warp.sync";
   }
   return "?";
 }
@@ -88,6 +89,11 @@ const char* toString(FenceProxyKind k) {
     case FenceProxyKind::AsyncGlobal: return "async.global";
     case FenceProxyKind::AsyncSharedCta: return "async.shared::cta";
     case FenceProxyKind::AsyncSharedCluster: return "async.shared::cluster";
+    case FenceProxyKind::AsyncGenericRelease: return "async::generic.release.sync_restrict::shared::cta";
+    case FenceProxyKind::AsyncGenericAcquire:
+      return "async::generic.acquire.sync_restrict::shared::cluster";
+    case FenceProxyKind::TensormapRelease: return "tensormap::generic.release";
+    case FenceProxyKind::TensormapAcquire: return "tensormap::generic.acquire";
   }
   return "?";
 }
@@ -144,15 +150,16 @@ namespace {
 struct Unsupported {
   std::string_view parts[3];
 };
-constexpr Unsupported kUnsupported[] = {{{"st", "async"}},
-                                        {{"red", "async"}},
-                                        {{"cp", "*"}},
-                                        {{"mapa"}},
-                                        {{"getctarank"}},
-                                        {{"elect", "sync"}},
-                                        {{"bar", "warp", "sync"}},
-                                        {{"fence", "proxy", "tensormap::*"}},
-                                        {{"fence", "proxy", "async::*"}},
+constexpr Unsupported kUnsupported[] = {{{"cp", "reduce"}},
+                                        {{"cp", "async", "ca"}},
+                                        {{"cp", "async", "cg"}},
+                                        {{"cp", "async", "mbarrier"}},
+                                        {{"cp", "async", "commit_group"}},
+                                        {{"cp", "async", "wait_group"}},
+                                        {{"cp", "async", "wait_all"}},
+                                        {{"multimem"}},
+                                        {{"wgmma"}},
+                                        {{"tcgen05"}},
                                         {{"fence", "op_restrict::*"}}};
 
 bool partMatches(std::string_view pattern, std::string_view part) {
@@ -347,23 +354,26 @@ std::optional<Operand> readRegister(std::string_view s, const SourceLoc& loc, bo
     s.remove_prefix(1);
   }
   if (!s.empty() && s[0] == '%') s.remove_prefix(1);
-  if (!isIdentifier(s)) return std::nullopt;
+  // special registers with a component: %cluster_ctaid.x
+  if (!isIdentifier(s) && !isSpecialRegister(std::string(s))) return std::nullopt;
   o.name = std::string(s);
   return o;
 }
 
 Operand readAddress(std::string_view s, const SourceLoc& loc) {
-  const std::string bad = "malformed address '" + std::string(s) + "'; expected [x] or [x+4]";
+  const std::string bad =
+      "malformed address '" + std::string(s) + "'; expected [x], [x+4] or [%r], [%r+4]";
   if (s.size() < 2 || s.front() != '[' || s.back() != ']') throw Error(loc, bad);
   std::string_view inner = trim(s.substr(1, s.size() - 2));
   size_t sign = inner.find_first_of("+-");
   std::string_view base = trim(inner.substr(0, sign));
-  if (!base.empty() && base[0] == '%')
-    throw Error(loc,
-                "register addresses are not supported; an address names a location, as in [x]");
-  if (!isIdentifier(base)) throw Error(loc, bad);
   Operand o;
   o.kind = Operand::Kind::Addr;
+  if (!base.empty() && base[0] == '%') {  // an address mapa wrote into a register
+    o.kind = Operand::Kind::RegAddr;
+    base.remove_prefix(1);
+  }
+  if (!isIdentifier(base)) throw Error(loc, bad);
   o.name = std::string(base);
   o.loc = loc;
   if (sign != std::string_view::npos) {
@@ -417,8 +427,11 @@ std::string formatOperand(const Operand& o, Type type) {
     case Operand::Kind::Imm:
       return isFloatType(type) ? lex::formatFloat(o.imm, type) : std::to_string(o.imm);
     case Operand::Kind::Addr:
-      if (o.imm == 0) return "[" + o.name + "]";
-      return "[" + o.name + (o.imm > 0 ? "+" : "") + std::to_string(o.imm) + "]";
+    case Operand::Kind::RegAddr: {
+      const std::string base = (o.kind == Operand::Kind::RegAddr ? "%" : "") + o.name;
+      if (o.imm == 0) return "[" + base + "]";
+      return "[" + base + (o.imm > 0 ? "+" : "") + std::to_string(o.imm) + "]";
+    }
     case Operand::Kind::None: return o.name;
   }
   return "?";
@@ -465,6 +478,26 @@ std::string rmwMnemonic(const Instr& in) {
   return out;
 }
 
+std::string asyncMnemonic(const Instr& in) {
+  const std::string completeTx = ".mbarrier::complete_tx::bytes";
+  switch (in.asyncOp) {
+    case AsyncOp::Copy:
+      return "cp.async.bulk" + dot(toString(in.space)) + dot(toString(in.srcSpace)) +
+             (in.bulkGroup ? ".bulk_group" : completeTx);
+    case AsyncOp::Commit: return "cp.async.bulk.commit_group";
+    case AsyncOp::Wait: return std::string("cp.async.bulk.wait_group") + (in.readOnly ? ".read" : "");
+    case AsyncOp::Store:
+      return std::string("st.async") + (in.semExplicit ? ".weak" : "") + ".shared::cluster" + completeTx;
+    case AsyncOp::Reduce:
+      return "red.async.relaxed.cluster.shared::cluster" + completeTx + dot(toString(in.atomOp));
+    case AsyncOp::TensormapCp:
+      return "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release" +
+             dot(toString(in.scope)) + ".sync.aligned";
+    case AsyncOp::None: break;
+  }
+  return "nop";
+}
+
 std::string mnemonic(const Instr& in) {
   switch (in.op) {
     case Opcode::Ld:
@@ -479,7 +512,15 @@ std::string mnemonic(const Instr& in) {
       return "fence" + (in.semExplicit || in.sem != Sem::AcqRel ? dot(toString(in.sem)) : "") +
              restrict + dot(toString(in.scope));
     }
-    case Opcode::FenceProxy: return "fence.proxy" + dot(toString(in.proxyKind));
+    case Opcode::FenceProxy: {
+      const bool uni = in.proxyKind >= FenceProxyKind::AsyncGenericRelease;
+      return "fence.proxy" + dot(toString(in.proxyKind)) + (uni ? dot(toString(in.scope)) : "");
+    }
+    case Opcode::Async: return asyncMnemonic(in);
+    case Opcode::Mapa: return "mapa" + (in.space != Space::Generic ? dot(toString(in.space)) : "");
+    case Opcode::GetCtaRank:
+      return "getctarank" + (in.space != Space::Generic ? dot(toString(in.space)) : "");
+    case Opcode::Elect: return "elect.sync";
     case Opcode::Bar:
       if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
         const bool dflt = in.sem == (in.barOp == BarOp::ClusterArrive ? Sem::Release : Sem::Acquire);
@@ -518,7 +559,11 @@ std::string formatInstr(const Instr& in) {
   if (!in.guard.empty()) out += (in.guardNegated ? "@!%" : "@%") + in.guard + " ";
   out += mnemonic(in);
   if (in.type != Type::None) out += dot(toString(in.type));
-  Type immType = in.op == Opcode::Bar || in.op == Opcode::Mbarrier ? Type::None : in.type;
+  const bool typedValues = !(in.op == Opcode::Bar || in.op == Opcode::Mbarrier ||
+                             in.op == Opcode::Mapa || in.op == Opcode::Elect ||
+                             (in.op == Opcode::Async && in.asyncOp != AsyncOp::Store &&
+                              in.asyncOp != AsyncOp::Reduce));
+  Type immType = typedValues ? in.type : Type::None;
   std::string ops;
   if (in.vec > 1 && (in.op == Opcode::Atom || in.op == Opcode::Red)) {
     // {d0, ..}, [a], {b0, ..} (atom) or [a], {b0, ..} (red)
@@ -533,7 +578,14 @@ std::string formatInstr(const Instr& in) {
     ops += formatOperand(in.args.at(a), immType) + ", " + brace(a + 1);
     return out + " " + ops;
   }
-  for (const Operand& a : in.args) ops += (ops.empty() ? "" : ", ") + formatOperand(a, immType);
+  if (in.op == Opcode::Elect)  // elect.sync d|p, membermask
+    return out + " " + formatOperand(in.args[0], Type::None) + "|" +
+           formatOperand(in.args[1], Type::None) + ", " + formatOperand(in.args[2], Type::None);
+  for (const Operand& a : in.args) {
+    // mapa and getctarank name a location bare: `mapa.shared::cluster.u32 %r0, x, 1`
+    const bool bare = (in.op == Opcode::Mapa || in.op == Opcode::GetCtaRank) && a.kind == Operand::Kind::Addr;
+    ops += (ops.empty() ? "" : ", ") + (bare ? a.name : formatOperand(a, immType));
+  }
   if (in.op == Opcode::Bra) ops += (ops.empty() ? "" : ", ") + in.target;
   return ops.empty() ? out : out + " " + ops;
 }

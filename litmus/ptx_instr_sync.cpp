@@ -6,6 +6,7 @@ namespace litmus::instr_detail {
 void InstrParser::parseBar() {
   if (parts_.size() > 1 && parts_[0].s == "barrier" && parts_[1].s == "cluster")
     return parseClusterBarrier();
+  if (parts_.size() > 1 && parts_[0].s == "bar" && parts_[1].s == "warp") return parseWarpSync();
   in_.op = Opcode::Bar;
   in_.scope = Scope::Cta;
   std::optional<Piece> op, kind, type;

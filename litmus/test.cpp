@@ -199,6 +199,9 @@ int destCount(const Instr& in) {
     case Opcode::Arith:
     case Opcode::Setp:
     case Opcode::Selp: return !in.args.empty() && in.args[0].kind == Operand::Kind::Reg ? 1 : 0;
+    case Opcode::Mapa:
+    case Opcode::GetCtaRank: return 1;
+    case Opcode::Elect: return 2;  // the first may be the sink `_`
     case Opcode::Bar:
       return in.barOp == BarOp::RedPopc || in.barOp == BarOp::RedAnd || in.barOp == BarOp::RedOr;
     case Opcode::Mbarrier:
@@ -217,6 +220,8 @@ int addressIndex(const Instr& in) {
     case Opcode::Atom: return in.vec;
     case Opcode::Mbarrier:
       return in.mbarOp == MbarOp::PendingCount ? -1 : destCount(in);
+    case Opcode::Async:
+      return in.asyncOp == AsyncOp::Store || in.asyncOp == AsyncOp::Reduce ? 0 : -1;
     default: return -1;
   }
 }
@@ -237,9 +242,67 @@ const char* toString(MbarOp op) {
   return "";
 }
 
+std::string addressLocation(const Thread& t, const Operand& o) {
+  if (o.kind == Operand::Kind::Addr) return o.name;
+  if (o.kind != Operand::Kind::RegAddr) return "";
+  for (const Instr& in : t.code)
+    if (in.op == Opcode::Mapa && in.args[0].name == o.name && in.args[1].kind == Operand::Kind::Addr)
+      return in.args[1].name;
+  return "";
+}
+
+std::vector<BulkRange> bulkRanges(const Instr& in) {
+  if (in.op != Opcode::Async || (in.asyncOp != AsyncOp::Copy && in.asyncOp != AsyncOp::TensormapCp))
+    return {};
+  return {{0, in.args[2].imm}, {1, in.args[2].imm}};
+}
+
+Placement placementOf(const Test& test) {
+  const size_t n = test.threads.size();
+  Placement p;
+  p.rank.assign(n, 0);
+  p.ctas.assign(n, 0);
+  p.lane.assign(n, 0);
+  p.lanes.assign(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    const Thread& t = test.threads[i];
+    std::set<int> ctas;
+    for (const Thread& u : test.threads)
+      if (u.gpu == t.gpu && u.cluster == t.cluster) ctas.insert(u.cta);
+    p.rank[i] = static_cast<int>(std::distance(ctas.begin(), ctas.find(t.cta)));
+    p.ctas[i] = static_cast<int>(ctas.size());
+    if (t.warp < 0) continue;
+    int lane = 0, lanes = 0;
+    for (size_t j = 0; j < n; ++j) {
+      const Thread& u = test.threads[j];
+      if (u.cta != t.cta || u.warp != t.warp) continue;
+      if (j < i) ++lane;
+      ++lanes;
+    }
+    p.lane[i] = lane;
+    p.lanes[i] = lanes;
+  }
+  return p;
+}
+
+int threadInCta(const Test& test, int cta) {
+  for (size_t i = 0; i < test.threads.size(); ++i)
+    if (test.threads[i].cta == cta) return static_cast<int>(i);
+  return -1;
+}
+
+bool isSpecialRegister(const std::string& name) {
+  for (const char* s : {"cluster_ctarank", "cluster_nctarank", "is_explicit_cluster", "laneid",
+                        "cluster_ctaid.x", "cluster_ctaid.y", "cluster_ctaid.z", "cluster_nctaid.x",
+                        "cluster_nctaid.y", "cluster_nctaid.z"})
+    if (name == s) return true;
+  return false;
+}
+
 BarOperands barOperands(const Instr& in, bool dat3m) {
   BarOperands o;
-  if (in.op != Opcode::Bar || in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait)
+  if (in.op != Opcode::Bar || in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait ||
+      in.barOp == BarOp::WarpSync)
     return o;
   const bool plain = in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive;
   const int first = plain ? 0 : 1;

@@ -53,6 +53,11 @@ enum class Opcode {
   FenceProxy,  // fence.proxy.<kind> (proxyKind says which)
   Bar,         // bar{.cta}.{sync,arrive,red}, barrier{.cta}..., barrier.cluster.{arrive,wait}
   Mbarrier,    // mbarrier.* (mbarOp says which)
+  Async,       // cp.async.bulk{.commit_group,.wait_group}, st.async, red.async,
+               // tensormap.cp_fenceproxy (asyncOp says which)
+  Mapa,        // mapa{.shared::cluster}.type d, x, rank
+  GetCtaRank,  // getctarank{.shared::cluster}.type d, a
+  Elect,       // elect.sync d|p, membermask
   Mov,         // mov / herd `ld r, imm`
   Arith,       // add, sub, mul, and, or, xor, shl, shr, min, max, neg, not (arith says which)
   Setp,        // setp.cmp.type p, a, b
@@ -65,19 +70,29 @@ enum class Opcode {
 enum class AtomOp { None, And, Or, Xor, Cas, Exch, Add, Sub, Inc, Dec, Min, Max };
 enum class ArithOp { None, Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max, Neg, Not };
 enum class CmpOp { None, Eq, Ne, Lt, Le, Gt, Ge };
-enum class BarOp { None, Sync, Arrive, RedPopc, RedAnd, RedOr, ClusterArrive, ClusterWait };
+enum class BarOp { None, Sync, Arrive, RedPopc, RedAnd, RedOr, ClusterArrive, ClusterWait,
+                   WarpSync };
 // fence.op_restrict / .sync_restrict: the operations a fence orders (§9.7.13.4).
 enum class FenceRestrict { None, MbarrierInit, SharedCta, SharedCluster };
 enum class MbarOp { None, Init, Inval, Arrive, ArriveDrop, ExpectTx, CompleteTx, TestWait, TryWait,
                     PendingCount };
+// The uni-directional proxy fences (§9.7.13.4) come in halves: a .release half in the thread that
+// wrote through the generic proxy, an .acquire half in the thread that then accesses through the
+// async or tensormap proxy (docs/model.md D31).
 enum class FenceProxyKind { None, Alias, Texture, Surface, Constant, Async, AsyncGlobal,
-                            AsyncSharedCta, AsyncSharedCluster };
+                            AsyncSharedCta, AsyncSharedCluster, AsyncGenericRelease,
+                            AsyncGenericAcquire, TensormapRelease, TensormapAcquire };
+// Asynchronous operations (§8.9.1.1, §9.7.9.25, §9.7.13.7): the bulk copy, its group bookkeeping,
+// the remote store and reduction into a CTA of the cluster, and the tensor-map copy with fence.
+enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp };
 
 struct Operand {
-  enum class Kind { None, Reg, Imm, Addr };
+  // RegAddr: an address held in a register (`[%r]`, `[%r+4]`), which mapa wrote (docs/format.md).
+  // None with name "_": the sink of elect.sync.
+  enum class Kind { None, Reg, Imm, Addr, RegAddr };
   Kind kind = Kind::None;
-  std::string name;    // register (without '%') or location name for Addr
-  int64_t imm = 0;     // value for Imm; byte offset for Addr (`[x+4]`)
+  std::string name;    // register (without '%'); location name for Addr
+  int64_t imm = 0;     // value for Imm; byte offset for Addr and RegAddr (`[x+4]`)
   bool negated = false;  // `!p`: the predicate operand of bar.red is used negated
   SourceLoc loc;
 };
@@ -91,6 +106,7 @@ struct Instr {
   Sem sem = Sem::Weak;
   Scope scope = Scope::None;
   Space space = Space::Generic;
+  Space srcSpace = Space::Generic;  // cp.async.bulk, tensormap.cp_fenceproxy: the source's space
   Proxy proxy = Proxy::Generic;
   Type type = Type::None;
   bool semExplicit = false;    // .sem written (vs defaulted)
@@ -105,6 +121,10 @@ struct Instr {
   // mbarrier: arrive.expect_tx / arrive_drop.expect_tx, .noComplete, test_wait/try_wait.parity
   bool expectTx = false, noComplete = false, parity = false;
   FenceProxyKind proxyKind = FenceProxyKind::None;
+  AsyncOp asyncOp = AsyncOp::None;
+  // cp.async.bulk: completes through a bulk async-group (.bulk_group) rather than an mbarrier;
+  // cp.async.bulk.wait_group.read: waits only until the sources have been read.
+  bool bulkGroup = false, readOnly = false;
 
   // Vector width of atom/red: 1 (scalar), or 2, 4, 8 for .v2, .v4, .v8 (§9.7.13.5: the vector
   // forms of .f32, .f16, .bf16, .f16x2 and .bf16x2).
@@ -113,6 +133,9 @@ struct Instr {
   // Operands in PTX order, e.g. ld: {dst, addr}; st: {addr, src}; atom: {dst, addr, b[, c]};
   // red: {addr, b}; Arith: {dst, a[, b]}; Setp: {p, a, b}; Selp: {d, a, b, p};
   // herd Bra: {a, b} compared with `cmp`; Bar: {id[, count]}.
+  // Async: copy {dst, src, size[, mbar]}; commit {}; wait {n}; store, reduce {addr, value, mbar};
+  // tensormap.cp_fenceproxy {dst, src, size}. Mapa {d, x, rank}; GetCtaRank {d, a}; Elect
+  // {d or sink, p, membermask}; bar.warp.sync {membermask}.
   // Mbarrier: init {addr, count}; inval {addr}; arrive, arrive_drop {state, addr[, count]}
   // (.expect_tx: {state, addr, txCount}); expect_tx, complete_tx {addr, txCount}; test_wait,
   // try_wait {pred, addr, state or parity}; pending_count {dst, state}.
@@ -132,6 +155,9 @@ struct Thread {
   int cta = 0;
   int cluster = 0;
   int gpu = 0;
+  // Threads of one CTA with the same warp number are lanes of one warp, lane numbers in the order
+  // of the test (bar.warp.sync, elect.sync). -1: a warp of its own, lane 0.
+  int warp = -1;
   std::vector<Instr> code;
   SourceLoc loc;
   std::map<std::string, int64_t> initRegs;  // registers given an initial value
@@ -153,8 +179,9 @@ struct Location {
   // For a non-generic alias: the generic address it views (`s @ surface aliases y`: y, even when
   // y is itself an alias of x). Set by validation; empty otherwise.
   std::string viewOf;
-  // For .shared locations: the CTA whose shared memory holds it (-1 = every CTA has its own copy
-  // reached by threads of that CTA; single copy is the common litmus case, see docs/format.md).
+  // For .shared locations: the CTA whose shared memory holds it (YAML `cta:`). Threads of other
+  // CTAs of its cluster reach it only through a .shared::cluster address from mapa (DSMEM). -1:
+  // not given; then the location is shared by every thread that names it, as in herd tests.
   int ownerCta = -1;
   SourceLoc loc;
 };
@@ -245,6 +272,35 @@ struct BarOperands {
   int id = -1, instance = -1, count = -1;
 };
 BarOperands barOperands(const Instr&, bool dat3m);
+
+// The location an address operand names: `[x+4]` names x; `[%r+4]` names the location that the
+// thread's mapa instructions map into %r (validation makes that one location). Empty if neither.
+std::string addressLocation(const Thread&, const Operand&);
+
+// The byte ranges a bulk operation accesses, as (operand index, bytes): cp.async.bulk its
+// destination and source (size bytes each), tensormap.cp_fenceproxy likewise. Empty otherwise.
+struct BulkRange {
+  int operand;
+  int64_t bytes;
+};
+std::vector<BulkRange> bulkRanges(const Instr&);
+
+// Placement derived from the threads (docs/format.md): the CTAs of a cluster are ranked 0, 1, ..
+// in increasing CTA number; a thread's lane is its position among the threads of its warp
+// (Thread::warp), 0 for a thread that has a warp of its own.
+struct Placement {
+  std::vector<int> rank;      // per thread: %cluster_ctarank
+  std::vector<int> ctas;      // per thread: %cluster_nctarank (CTAs in its cluster)
+  std::vector<int> lane;      // per thread: %laneid
+  std::vector<int> lanes;     // per thread: threads in its warp
+};
+Placement placementOf(const Test&);
+// The thread index of some thread of `cta`, or -1.
+int threadInCta(const Test&, int cta);
+
+// Special registers a thread may read (`%cluster_ctarank`, ...): their values come from the
+// placement (docs/format.md). Names without '%'.
+bool isSpecialRegister(const std::string& name);
 
 // Condition helpers.
 std::string formatCondition(const Cond&);        // herd syntax, e.g. (P0:r0 == 1 /\ x == 2)

@@ -89,7 +89,8 @@ SourceLoc targetLoc(const Instr& in) {
 // multiple of the warp size, and bar.arrive must give a count. (Register operands are checked
 // when the model reads them.)
 void checkBarrierOperands(const Test& test, const Instr& in) {
-  if (in.op != Opcode::Bar || in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait)
+  if (in.op != Opcode::Bar || in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait ||
+      in.barOp == BarOp::WarpSync)
     return;
   const bool plain = in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive;
   if (plain && in.args.size() == 3 && !test.dat3mBarriers)
@@ -123,7 +124,8 @@ void checkThread(const Thread& t, const std::set<std::string>& locations) {
     if (!in.guard.empty() && !regs.count(in.guard)) unwritten(in.guard, in.loc);
     for (size_t i = destCount(in); i < in.args.size(); ++i) {
       const Operand& a = in.args[i];
-      if (a.kind == Operand::Kind::Reg && !regs.count(a.name)) unwritten(a.name, a.loc);
+      if (a.kind == Operand::Kind::Reg && !regs.count(a.name) && !isSpecialRegister(a.name))
+        unwritten(a.name, a.loc);
       if (a.kind != Operand::Kind::Addr) continue;
       if (!locations.count(a.name)) throw Error(a.loc, "unknown location '" + a.name + "'");
       if (a.imm < 0)
@@ -186,11 +188,18 @@ class MixedSizeCheck {
     std::vector<Access> all;
     for (const Thread& t : test_.threads)
       for (const Instr& in : t.code) {
+        for (const BulkRange& r : bulkRanges(in)) {  // a bulk copy accesses 4-byte words
+          const std::string loc = addressLocation(t, in.args[r.operand]);
+          for (int64_t k = 0; k < r.bytes && !loc.empty(); k += 4)
+            all.push_back({&t, &in, root_.at(loc), in.args[r.operand].imm + k, 4});
+        }
         int a = addressIndex(in), size = elementBytes(in);
         if (a < 0 || size == 0) continue;
         const Operand& addr = in.args[a];
+        const std::string loc = addressLocation(t, addr);
+        if (loc.empty()) continue;
         for (int i = 0; i < in.vec; ++i)
-          all.push_back({&t, &in, root_.at(addr.name), addr.imm + int64_t{i} * size, size});
+          all.push_back({&t, &in, root_.at(loc), addr.imm + int64_t{i} * size, size});
       }
     // Accesses of one root, sorted by offset: a partial overlap shows between neighbours of
     // distinct (offset, size), comparing each with the widest range seen so far.
@@ -254,6 +263,8 @@ class MixedSizeCheck {
 
 }  // namespace
 
+void checkClusters(const Test& test);  // validate_cluster.cpp
+
 void validate(Test& test) {
   checkUniqueNames(test);
   resolveAliases(test);
@@ -264,6 +275,7 @@ void validate(Test& test) {
     checkThread(t, locations);
     for (const Instr& in : t.code) checkBarrierOperands(test, in);
   }
+  checkClusters(test);
   TermChecker terms(test);
   terms.check(test.condition);
   for (const Term& t : test.observed) terms.check(t);

@@ -221,8 +221,13 @@ void YamlParser::parseLocation(const YAML::Node& key, const YAML::Node& value) {
         l.aliasProxy = Proxy::Surface;
       else if (p == "constant")
         l.aliasProxy = Proxy::Constant;
+      else if (p == "tensormap")
+        l.aliasProxy = Proxy::Tensormap;
       else
-        fail(v, "unknown proxy '" + p + "' (expected generic, texture, surface or constant)");
+        fail(v, "unknown proxy '" + p + "' (expected generic, texture, surface, constant or "
+                "tensormap)");
+    } else if (k == "cta") {
+      l.ownerCta = placement(v, "cta");
     } else {
       fail(it->first, "unknown key '" + k + "' in location '" + l.name + "'");
     }
@@ -232,6 +237,8 @@ void YamlParser::parseLocation(const YAML::Node& key, const YAML::Node& value) {
     fail(key, "alias '" + l.name + "' takes its init and space from '" + l.aliasOf + "'");
   if (l.aliasOf.empty() && seen.count("proxy"))
     fail(key, "'proxy' is only for aliases; add 'alias-of' to '" + l.name + "'");
+  if (seen.count("cta") && (l.space == Space::Global || !l.aliasOf.empty()))
+    fail(key, "'cta' places a shared location; add 'space: shared' to '" + l.name + "'");
   test_.locations.push_back(l);
 }
 
@@ -312,6 +319,8 @@ void YamlParser::parseThread(const YAML::Node& key, const YAML::Node& value,
       t.cluster = placement(v, "cluster");
     } else if (k == "gpu") {
       t.gpu = placement(v, "gpu");
+    } else if (k == "warp") {
+      t.warp = placement(v, "warp");
     } else if (k == "init") {
       if (!v.IsMap()) fail(v, "init must be a mapping from registers to values");
       for (auto r = v.begin(); r != v.end(); ++r) {
@@ -446,13 +455,16 @@ void writeLocation(std::ostream& out, const Location& l) {
   } else if (l.space == Space::Global) {
     out << "{init: " << initText(l) << "}\n";
   } else {
-    out << "{init: " << initText(l) << ", space: " << quoted(toString(l.space), true) << "}\n";
+    out << "{init: " << initText(l) << ", space: " << quoted(toString(l.space), true);
+    if (l.ownerCta >= 0) out << ", cta: " << l.ownerCta;
+    out << "}\n";
   }
 }
 
 void writeThread(std::ostream& out, const Thread& t) {
   out << "  " << t.name << ":\n";
   out << "    cta: " << t.cta << "\n    cluster: " << t.cluster << "\n    gpu: " << t.gpu << "\n";
+  if (t.warp >= 0) out << "    warp: " << t.warp << "\n";
   if (!t.initRegs.empty()) {
     out << "    init: {";
     const char* sep = "";

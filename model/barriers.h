@@ -12,8 +12,9 @@
 namespace model {
 
 // The barrier object an Arrive or Wait uses, packed into Event::barrier: a CTA's named barrier
-// (bar/barrier, id 0-15, Dat3M instance) or its cluster's barrier (barrier.cluster).
-enum class BarrierKind : uint8_t { Cta, Cluster };
+// (bar/barrier, id 0-15, Dat3M instance), its cluster's barrier (barrier.cluster), or the barrier
+// of one warp of a CTA (bar.warp.sync; id: the warp).
+enum class BarrierKind : uint8_t { Cta, Cluster, Warp };
 struct BarrierName {
   BarrierKind kind = BarrierKind::Cta;
   int gpu = 0;

@@ -48,12 +48,20 @@ struct Event {
   litmus::BarOp barOp = litmus::BarOp::None;
   bool atomic = false;  // performed by atom or red
   bool red = false;     // the read half of a red: not a "read" for acquire patterns (§8.8)
+  // Asynchronous operations (§8.9.1.1, D30): the events of one cp.async.bulk, st.async or
+  // red.async share `async` (>= 0; -1: not asynchronous). They come after the issuing thread's
+  // earlier events but before none of its later ones, except those from `joinPo` on (the
+  // thread's events after the cp.async.bulk.wait_group that completed them).
+  int async = -1;
+  int joinPo = kNever;
+  static constexpr int kNever = 1 << 30;
 
   bool isMem() const { return kind == EventKind::Init || kind == EventKind::Read ||
                               kind == EventKind::Write; }
   bool isWrite() const { return kind == EventKind::Init || kind == EventKind::Write; }
   bool isRead() const { return kind == EventKind::Read; }
   bool isFence() const { return kind == EventKind::Fence; }
+  bool isAsync() const { return async >= 0; }
   bool isBarrier() const { return kind == EventKind::Arrive || kind == EventKind::Wait; }
   bool strong() const { return kind == EventKind::Init || kind == EventKind::Fence ||
                                sem != litmus::Sem::Weak; }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/bitrel.h"
 #include "model/semantics.h"
 
 namespace model::detail {
@@ -24,6 +25,10 @@ struct Path {
   Taint ctrl;
   std::vector<int> backJumps;
   Trace trace;
+  // cp.async.bulk .bulk_group copies: the events of the copies not committed yet, and of each
+  // committed group not completed yet, oldest first.
+  std::vector<int> openGroup;
+  std::vector<std::vector<int>> groups;
 };
 
 class Interpreter {
@@ -87,11 +92,12 @@ class Interpreter {
   }
 
   // The address of element `elem` of a memory instruction (0 for scalar accesses).
-  int addressOf(const Instr& in, int elem) const {
+  int addressOf(const Path& p, const Instr& in, int elem) const {
     const Operand& addr = in.args[litmus::addressIndex(in)];
-    const int64_t offset = addr.imm + int64_t{elem} * litmus::elementBytes(in);
-    return prog_.addressOf(prog_.vaDecl[prog_.vaOf(addr.name)], offset);
+    return operandAddress(p, in, addr, int64_t{elem} * litmus::elementBytes(in));
   }
+  // The address `extra` bytes past an address operand, `[x+K]` or `[%r+K]` (D32).
+  int operandAddress(const Path& p, const Instr& in, const Operand& addr, int64_t extra) const;
 
   Event memEvent(const Path& p, const Instr& in, EventKind kind, int address) const {
     Event e = baseEvent(p, in, kind);
@@ -129,6 +135,12 @@ class Interpreter {
   void stepRmw(Path p, const Instr& in, int elem);
   void stepBarrier(Path p, const Instr& in);
   void stepMbarrier(Path p, const Instr& in);
+  void stepAsync(Path p, const Instr& in);
+  void stepCluster(Path& p, const Instr& in);
+  void copyWords(Path p, const Instr& in, size_t word, int op);
+  void completeTx(Path p, const Instr& in, int op, int mbarOperand, int64_t bytes);
+  void waitGroups(Path& p, const Instr& in);
+  Event asyncEvent(const Path& p, const Instr& in, EventKind kind, int address, int op) const;
   Event barrierEvent(const Path& p, const Instr& in, EventKind kind) const;
 };
 

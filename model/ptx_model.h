@@ -21,7 +21,9 @@ struct Static {
                              // of bar.sync/bar.red included: D23)
   Rel Arrive, ArriveRel;     // barrier arrivals; those with release semantics
   Rel Wait, WaitAcq;         // barrier waits; those with acquire semantics
-  Rel po;                    // program order (§8.9.1)
+  Rel po;                    // program order (§8.9.1), less what asynchronous operations leave out
+  Rel poAsync;               // issuing thread's earlier events -> an asynchronous operation (D30)
+  bool async = false;        // some event is asynchronous (poAsync is not empty)
   Rel po_loc;                // po between overlapping operations (same virtual address)
   Rel loc;                   // same physical location (what rf, co and fr relate)
   Rel ms;                    // morally strong (§8.7)
@@ -75,8 +77,11 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
   const Rel barRel = s.ArriveRel | (s.FRel * s.po * s.Arrive);
   const Rel barAcq = s.WaitAcq | (s.Wait * s.po * s.FAcq);
   const Rel sw = swMem | (s.ms & (barRel * (s.ms & bar) * barAcq)) | sc;
-  // §8.9.5 base causality
-  const Rel bc = plus(s.po | sw);
+  // §8.9.5 base causality. An asynchronous operation comes after the issuing thread's earlier
+  // operations, but nothing reaches beyond it that way: its completion does not carry the
+  // thread's history (§8.9.1.1, D30).
+  const Rel bc0 = plus(s.po | sw);
+  const Rel bc = s.async ? bc0 | s.poAsync | (bc0 * s.poAsync) : bc0;
   // §8.9.5 proxy-preserved base causality: as is through one view, or on one location through a
   // chain of proxy fences along base causality, each fence turning one view into the next
   // (clause 3 for aliases; D2, D27). reach[v]: X -> X, or -> a fence after which X is seen via v.

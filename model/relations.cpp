@@ -58,26 +58,62 @@ std::string whyNotMorallyStrong(const Event& a, const Event& b) {
 
 namespace {
 
-// Whether proxy fence kind k turns view (pu, u) into view (pv, v), where u and v are the generic
-// addresses viewed (D27). Bi-directional fences work both ways; the async fences with a state
-// space only for locations in that space.
-bool turns(FenceProxyKind k, Proxy pu, int u, Proxy pv, int v, litmus::Space space) {
+// An access is made through a view: a proxy and the generic address it uses (D27). A pending view
+// (D31) is where a uni-directional proxy fence's release half leaves a location: on the way from
+// the generic proxy to `proxy`, waiting for the acquire half.
+struct View {
+  Proxy proxy;
+  int va;
+  int loc;
+  litmus::Space space;
+  int64_t offset;
+  bool pending = false;
+};
+
+bool isShared(litmus::Space space) {
   using litmus::Space;
-  if (pu == pv && u == v) return false;
-  if (k == FenceProxyKind::Alias) return pu == Proxy::Generic && pv == Proxy::Generic && u != v;
-  if (u != v) return false;
+  return space == Space::Shared || space == Space::SharedCta || space == Space::SharedCluster;
+}
+
+// The uni-directional fences (D31): the release half takes the generic view to the pending view
+// of the to-proxy; the acquire half takes the pending view to the to-proxy's view (for the
+// tensormap acquire, only within the 128 bytes it names). The async::generic fences act on
+// shared memory only (.sync_restrict).
+bool turnsOneWay(const Event& f, const View& u, const View& v) {
+  if (u.loc != v.loc || u.va != v.va) return false;
+  const bool async = f.proxyFence == FenceProxyKind::AsyncGenericRelease ||
+                     f.proxyFence == FenceProxyKind::AsyncGenericAcquire;
+  const Proxy to = async ? Proxy::Async : Proxy::Tensormap;
+  if (v.proxy != to || (async && !isShared(u.space))) return false;
+  if (f.proxyFence == FenceProxyKind::AsyncGenericRelease || f.proxyFence == FenceProxyKind::TensormapRelease)
+    return u.proxy == Proxy::Generic && !u.pending && v.pending;
+  const bool inRange = !async ? f.va == v.va && v.offset >= f.offset && v.offset < f.offset + f.value : true;
+  return u.pending && u.proxy == to && !v.pending && inRange;
+}
+
+// Whether proxy fence f turns view u into view v, where u.va and v.va are the generic addresses
+// viewed (D27). Bi-directional fences work both ways; the async fences with a state space only
+// for locations in that space.
+bool turns(const Event& f, const View& u, const View& v) {
+  using litmus::Space;
+  const FenceProxyKind k = f.proxyFence;
+  if (k >= FenceProxyKind::AsyncGenericRelease) return turnsOneWay(f, u, v);
+  if (u.pending || v.pending) return false;
+  const Proxy pu = u.proxy, pv = v.proxy;
+  if (pu == pv && u.va == v.va) return false;
+  if (k == FenceProxyKind::Alias) return pu == Proxy::Generic && pv == Proxy::Generic && u.va != v.va;
+  if (u.va != v.va) return false;
   auto between = [&](Proxy p) {
     return (pu == Proxy::Generic && pv == p) || (pu == p && pv == Proxy::Generic);
   };
-  const bool shared = space == Space::Shared || space == Space::SharedCta || space == Space::SharedCluster;
   switch (k) {
     case FenceProxyKind::Texture: return between(Proxy::Texture);
     case FenceProxyKind::Surface: return between(Proxy::Surface);
     case FenceProxyKind::Constant: return between(Proxy::Constant);
     case FenceProxyKind::Async: return between(Proxy::Async);
-    case FenceProxyKind::AsyncGlobal: return between(Proxy::Async) && space == Space::Global;
+    case FenceProxyKind::AsyncGlobal: return between(Proxy::Async) && u.space == Space::Global;
     case FenceProxyKind::AsyncSharedCta:
-    case FenceProxyKind::AsyncSharedCluster: return between(Proxy::Async) && shared;
+    case FenceProxyKind::AsyncSharedCluster: return between(Proxy::Async) && isShared(u.space);
     default: return false;
   }
 }
@@ -106,14 +142,15 @@ void addViews(const std::vector<Event>& ev, Static<BitRel>& s) {
       s.PF.set(f, f);
     }
   if (fences.empty()) return;
-  struct View { Proxy proxy; int va; int loc; litmus::Space space; };
   std::vector<View> views;
   std::vector<BitRel::Row> members;
-  auto viewOf = [&](Proxy p, const Event& e) {
+  auto viewOf = [&](Proxy p, const Event& e, bool pending = false) {
     size_t v = 0;
-    while (v < views.size() && !(views[v].proxy == p && views[v].va == e.view && views[v].loc == e.loc)) ++v;
+    while (v < views.size() && !(views[v].proxy == p && views[v].va == e.view && views[v].loc == e.loc &&
+                                 views[v].pending == pending))
+      ++v;
     if (v == views.size()) {
-      views.push_back({p, e.view, e.loc, e.space});
+      views.push_back({p, e.view, e.loc, e.space, e.offset, pending});
       members.emplace_back();
     }
     return v;
@@ -123,9 +160,13 @@ void addViews(const std::vector<Event>& ev, Static<BitRel>& s) {
     if (!e.isMem() || e.thread < 0) continue;
     members[viewOf(e.proxy, e)][a] = true;
     viewOf(Proxy::Generic, e);  // a chain may pass through the generic view of e's address
+    // ... and through the pending view on the way to e's proxy (D31)
+    if (e.proxy == Proxy::Async || e.proxy == Proxy::Tensormap) viewOf(e.proxy, e, true);
   }
   for (const auto& m : members) s.views.push_back(BitRel::diag(n, m));
-  for (const auto& v : views) s.viewGeneric.push_back(v.proxy == Proxy::Generic);
+  // a pending view is on the generic side: the fence's release half need not share a CTA with
+  // the generic accesses before it (D31)
+  for (const auto& v : views) s.viewGeneric.push_back(v.proxy == Proxy::Generic || v.pending);
   s.sameCta = BitRel(n);
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b) s.sameCta.set(a, b, ev[a].thread >= 0 && ev[b].thread >= 0 && ev[a].cta == ev[b].cta);
@@ -134,7 +175,7 @@ void addViews(const std::vector<Event>& ev, Static<BitRel>& s) {
       if (u == v || views[u].loc != views[v].loc) continue;
       BitRel::Row by;
       for (int f : fences)
-        by[f] = turns(ev[f].proxyFence, views[u].proxy, views[u].va, views[v].proxy, views[v].va, views[u].space);
+        by[f] = turns(ev[f], views[u], views[v]);
       if (by.any()) s.viewSteps.push_back({static_cast<int>(u), static_cast<int>(v), BitRel::diag(n, by)});
     }
   s.chain = std::min(static_cast<int>(fences.size()), static_cast<int>(views.size()) - 1);
@@ -175,6 +216,7 @@ Static<BitRel> staticRelations(const EventGraph& g) {
   s.Wait = diag([](const Event& e) { return e.kind == EventKind::Wait; });
   s.WaitAcq = diag([&](const Event& e) { return e.kind == EventKind::Wait && isAcq(e.sem); });
   s.po = BitRel(n);
+  s.poAsync = BitRel(n);
   s.po_loc = BitRel(n);
   s.loc = BitRel(n);
   s.ms = BitRel(n);
@@ -183,9 +225,16 @@ Static<BitRel> staticRelations(const EventGraph& g) {
     for (int b = 0; b < n; ++b) {
       if (a == b) continue;
       const Event &x = ev[a], &y = ev[b];
-      const bool po = x.thread >= 0 && x.thread == y.thread && x.po < y.po;
+      const bool before = x.thread >= 0 && x.thread == y.thread && x.po < y.po;
+      // D30: into an asynchronous operation from the thread's earlier events (or from the
+      // operations a wait_group completed); out of one only after such a wait.
+      const bool done = !x.isAsync() || y.po >= x.joinPo;
+      const bool po = before && (x.async == y.async || (!y.isAsync() && done));
+      const bool intoAsync = before && y.isAsync() && x.async != y.async && done;
       s.po.set(a, b, po);
-      s.po_loc.set(a, b, po && overlap(x, y));
+      s.poAsync.set(a, b, intoAsync);
+      s.async = s.async || intoAsync;
+      s.po_loc.set(a, b, (po || intoAsync) && overlap(x, y));
       s.loc.set(a, b, x.isMem() && y.isMem() && x.loc == y.loc);
       s.ms.set(a, b, morallyStrong(x, y));
       s.ppStatic.set(a, b, ppStaticPair(x, y));

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <set>
 
 #include "model/barriers.h"
 #include "model/bitrel.h"
@@ -76,22 +77,45 @@ int regIndex(Program::ThreadInfo& t, const std::string& name) {
 }
 
 // Every element address `x+K` the test uses: memory operands (each element of a vector atom/red)
-// in program text order, then the condition and the observed terms.
+// in program text order, then the condition and the observed terms; then the words of bulk copies
+// that some other access or copy uses (a word nobody else touches cannot change the outcome, so
+// copies leave it out: D30).
 std::vector<std::pair<std::string, int64_t>> usedAddresses(const litmus::Test& test) {
   std::vector<std::pair<std::string, int64_t>> out;
   for (const auto& th : test.threads)
     for (const Instr& in : th.code) {
       const int a = litmus::addressIndex(in);
-      if (a < 0) continue;
-      const Operand& addr = in.args.at(a);
-      for (int i = 0; i < in.vec; ++i)
-        out.emplace_back(addr.name, addr.imm + int64_t{i} * litmus::elementBytes(in));
+      for (size_t i = 0; i < in.args.size(); ++i) {
+        const std::string loc = litmus::addressLocation(th, in.args[i]);
+        if (loc.empty()) continue;
+        const int elems = static_cast<int>(i) == a ? in.vec : 1;
+        for (int e = 0; e < elems; ++e)
+          out.emplace_back(loc, in.args[i].imm + int64_t{e} * litmus::elementBytes(in));
+      }
     }
   std::vector<litmus::Term> terms = litmus::conditionTerms(test.condition);
   terms.insert(terms.end(), test.observed.begin(), test.observed.end());
   for (const auto& t : terms)
     if (t.kind == litmus::Term::Kind::Mem)
       if (auto element = litmus::splitElementName(t.name)) out.push_back(*element);
+  std::set<std::pair<std::string, int64_t>> used(out.begin(), out.end());
+  for (bool grew = true; grew;) {  // a copy of a copy: until no copy adds a word
+    grew = false;
+    for (const auto& th : test.threads)
+      for (const Instr& in : th.code) {
+        const auto ranges = litmus::bulkRanges(in);
+        if (ranges.empty()) continue;
+        const Operand &dst = in.args[ranges[0].operand], &src = in.args[ranges[1].operand];
+        const std::string d = litmus::addressLocation(th, dst), s = litmus::addressLocation(th, src);
+        for (int64_t k = 0; k < ranges[0].bytes; k += 4) {
+          const std::pair<std::string, int64_t> to{d, dst.imm + k}, from{s, src.imm + k};
+          if (used.count(to) == used.count(from)) continue;
+          for (const auto& w : {to, from})
+            if (used.insert(w).second) out.push_back(w);
+          grew = true;
+        }
+      }
+  }
   return out;
 }
 
@@ -99,10 +123,20 @@ std::vector<std::pair<std::string, int64_t>> usedAddresses(const litmus::Test& t
 
 namespace {
 
+// %cluster_ctarank and the other special registers (docs/format.md): a cluster's CTAs form a row
+// along x, ranked in increasing CTA number.
+int64_t specialValue(const std::string& name, const litmus::Placement& place, size_t t) {
+  if (name == "cluster_ctarank" || name == "cluster_ctaid.x") return place.rank[t];
+  if (name == "cluster_nctarank" || name == "cluster_nctaid.x") return place.ctas[t];
+  if (name == "cluster_nctaid.y" || name == "cluster_nctaid.z" || name == "is_explicit_cluster") return 1;
+  if (name == "laneid") return place.lane[t];
+  return 0;  // cluster_ctaid.y, .z
+}
+
 // A barrier instruction whose barrier has no thread count (all threads of the CTA or cluster).
 bool countless(const litmus::Test& test, const Instr& in) {
   using litmus::BarOp;
-  if (in.op != Opcode::Bar) return false;
+  if (in.op != Opcode::Bar || in.barOp == litmus::BarOp::WarpSync) return false;
   if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) return true;
   return litmus::barOperands(in, test.dat3mBarriers).count < 0;
 }
@@ -153,7 +187,13 @@ Program buildProgram(const litmus::Test& test) {
     const auto it = declIndex.find(name);
     if (it != declIndex.end()) address(it->second, offset);
   }
-  for (const auto& th : test.threads) {
+  const litmus::Placement place = litmus::placementOf(test);
+  for (const auto& l : test.locations) {
+    const int owner = l.ownerCta < 0 ? -1 : litmus::threadInCta(test, l.ownerCta);
+    p.ownerRank.push_back(owner < 0 ? -1 : place.rank[owner]);
+  }
+  for (size_t t = 0; t < test.threads.size(); ++t) {
+    const auto& th = test.threads[t];
     Program::ThreadInfo info;
     for (const auto& [name, v] : th.initRegs) regIndex(info, name);
     for (size_t i = 0; i < th.code.size(); ++i) {
@@ -166,6 +206,12 @@ Program buildProgram(const litmus::Test& test) {
     }
     info.initRegs.assign(info.regNames.size(), 0);
     for (const auto& [name, v] : th.initRegs) info.initRegs[info.regId.at(name)] = v;
+    for (size_t r = 0; r < info.regNames.size(); ++r)
+      if (litmus::isSpecialRegister(info.regNames[r]))
+        info.initRegs[r] = specialValue(info.regNames[r], place, t);
+    info.lanes = place.lanes[t];
+    info.lane = place.lane[t];
+    info.rank = place.rank[t];
     p.threads.push_back(std::move(info));
   }
   return p;
@@ -233,6 +279,9 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       setReg(p, in.args[0], compare(in.cmp, in.type, value(p, in.args[1]), value(p, in.args[2])),
              taintOf(p, in.args[1]) | taintOf(p, in.args[2]));
       break;
+    case Opcode::Mapa:
+    case Opcode::GetCtaRank:
+    case Opcode::Elect: stepCluster(p, in); break;
     case Opcode::Selp: {
       const bool c = value(p, in.args[3]) != 0;
       setReg(p, in.args[0], value(p, in.args[c ? 1 : 2]),
@@ -240,7 +289,7 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       break;
     }
     case Opcode::St: {
-      Event e = memEvent(p, in, EventKind::Write, addressOf(in, 0));
+      Event e = memEvent(p, in, EventKind::Write, addressOf(p, in, 0));
       e.value = normalize(in.type, value(p, in.args[1]));
       emit(p, e, taintOf(p, in.args[1]));
       break;
@@ -253,6 +302,11 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
     case Opcode::FenceProxy: {
       Event e = baseEvent(p, in, EventKind::ProxyFence);
       e.proxyFence = in.proxyKind;
+      if (in.proxyKind == litmus::FenceProxyKind::TensormapAcquire) {  // [a], 128: its range
+        e.va = prog_.vaDecl[prog_.vaOf(in.args[0].name)];
+        e.offset = in.args[0].imm;
+        e.value = in.args[1].imm;
+      }
       emit(p, e, {});
       break;
     }
@@ -308,6 +362,10 @@ void Interpreter::explore(Path p) {
       stepMbarrier(std::move(p), in);
       return;
     }
+    if (in.op == Opcode::Async) {
+      stepAsync(std::move(p), in);
+      return;
+    }
     if (!stepPure(p, in)) return;
   }
   finish(std::move(p), Stuck::No);
@@ -340,7 +398,7 @@ void Interpreter::finish(Path p, Stuck stuck) {
 // A read forks the path once per value the location may hold.
 void Interpreter::stepRead(Path p, const Instr& in) {
   if (in.op != Opcode::Ld) return stepRmw(std::move(p), in, 0);
-  const int address = addressOf(in, 0);
+  const int address = addressOf(p, in, 0);
   for (int64_t v : domain_[prog_.vaLoc[address]]) {
     Path q = p;
     Event r = memEvent(q, in, EventKind::Read, address);
@@ -359,7 +417,7 @@ void Interpreter::stepRead(Path p, const Instr& in) {
 // (D21): atomicity holds per element only (§9.7.13.5). Operands: see litmus::Instr::args.
 void Interpreter::stepRmw(Path p, const Instr& in, int elem) {
   using litmus::Sem;
-  const int address = addressOf(in, elem);
+  const int address = addressOf(p, in, elem);
   const int a = litmus::addressIndex(in);
   const Operand& b = in.args[a + 1 + elem];
   const bool hasC = in.atomOp == litmus::AtomOp::Cas;

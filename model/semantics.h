@@ -40,11 +40,17 @@ struct Program {
   std::vector<int64_t> locOffset;         // physical location -> byte offset in that root
   std::vector<int64_t> locInit;
   std::vector<litmus::Space> locSpace;
+  // Per declared location: the cluster rank of the CTA whose shared memory holds it (D32), -1
+  // when it has no owner CTA.
+  std::vector<int> ownerRank;
   struct ThreadInfo {
     std::vector<std::string> regNames;    // register id -> name
     std::map<std::string, int> regId;
     std::map<std::string, int> labels;    // label -> instruction index
     std::vector<int64_t> initRegs;        // by register id
+    int lanes = 1;                        // threads in this thread's warp (Thread::warp)
+    int lane = 0;
+    int rank = 0;                         // %cluster_ctarank
   };
   std::vector<ThreadInfo> threads;
 

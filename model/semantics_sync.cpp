@@ -21,7 +21,16 @@ Event Interpreter::barrierEvent(const Path& p, const Instr& in, EventKind kind) 
   auto fail = [&](const std::string& what) {
     throw litmus::Error(in.loc, "'" + in.text + "': " + what);
   };
-  if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
+  if (in.barOp == BarOp::WarpSync) {
+    // the lanes of the member mask that the test has (D33); acts as bar.sync among them
+    name.kind = BarrierKind::Warp;
+    name.group = th_.cta;
+    name.id = th_.warp < 0 ? 0x8000 + thread_ : th_.warp;
+    e.scope = Scope::Cta;
+    e.sem = kind == EventKind::Arrive ? Sem::Release : Sem::AcqRel;
+    const int64_t mask = value(p, in.args[0]);
+    for (int lane = 0; lane < info_.lanes; ++lane) e.count += (mask >> lane) & 1;
+  } else if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
     name.kind = BarrierKind::Cluster;
     name.group = th_.cluster;
     e.scope = Scope::Cluster;
@@ -70,7 +79,7 @@ void Interpreter::stepBarrier(Path p, const Instr& in) {
     }
     emit(p, a, t);
   }
-  if (op == BarOp::Arrive || op == BarOp::ClusterArrive) {
+  if (op == BarOp::Arrive || op == BarOp::ClusterArrive) {  // bar.warp.sync waits, like bar.sync
     ++p.pc;
     return explore(std::move(p));
   }
@@ -110,7 +119,7 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
     setReg(p, in.args[0], mbarrierPending(value(p, in.args[1])), taintOf(p, in.args[1]));
     return next(std::move(p));
   }
-  const int address = addressOf(in, 0);
+  const int address = addressOf(p, in, 0);
   if (op == MbarOp::Init || op == MbarOp::Inval) {
     Event w = memEvent(p, in, EventKind::Write, address);
     MbarState st;

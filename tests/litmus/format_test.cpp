@@ -19,6 +19,8 @@ bool sameInstr(const Instr& a, const Instr& b) {
          a.scopeExplicit == b.scopeExplicit && a.atomOp == b.atomOp && a.vec == b.vec &&
          a.arith == b.arith &&
          a.cmp == b.cmp && a.barOp == b.barOp && a.proxyKind == b.proxyKind &&
+         a.asyncOp == b.asyncOp && a.srcSpace == b.srcSpace && a.bulkGroup == b.bulkGroup &&
+         a.readOnly == b.readOnly &&
          a.target == b.target && a.guard == b.guard && a.guardNegated == b.guardNegated &&
          std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), sameOperand);
 }
@@ -165,7 +167,32 @@ TEST_CASE("formatInstr round trip, PTX dialect") {
                         "bgt a, 1, L",
                         "bge a, 1, L",
                         "L:",
-                        "LOOP_1:"})
+                        "LOOP_1:",
+                        // bulk and asynchronous operations, cluster instructions
+                        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d], [s], 16, [m]",
+                        "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [d+16], [s], 32, [m]",
+                        "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%a], [s], 16, [%b]",
+                        "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [g], [s], 32, %pol",
+                        "cp.async.bulk.commit_group",
+                        "cp.async.bulk.wait_group 1",
+                        "cp.async.bulk.wait_group.read 0",
+                        "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%r1], 5, [%r2]",
+                        "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1+4], %v, [%r2]",
+                        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], 1, [%r2]",
+                        "red.async.relaxed.cluster.mbarrier::complete_tx::bytes.min.s32 [%r1], -1, [%r2]",
+                        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [g], [s], 128",
+                        "fence.proxy.tensormap::generic.release.sys",
+                        "fence.proxy.tensormap::generic.acquire.gpu [g], 128",
+                        "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
+                        "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster",
+                        "mapa.shared::cluster.u32 %r1, x, 1",
+                        "mapa.u64 %r1, x, %rank",
+                        "getctarank.shared::cluster.u32 %r2, %r1",
+                        "getctarank.u32 %r2, x",
+                        "elect.sync _|%p, 0xffffffff",
+                        "elect.sync %l|%p, %mask",
+                        "bar.warp.sync 3",
+                        "ld.shared::cluster.u32 %r0, [%a+8]"})
     roundTrip(s, Dialect::Ptx);
 }
 

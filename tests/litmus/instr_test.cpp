@@ -279,9 +279,25 @@ TEST_CASE("instruction errors name the offending token") {
   CHECK(error("mov.u64 r, 18446744073709551616;") ==
         "t:1:12: error: value 18446744073709551616 out of range for 64 bits");
   CHECK(error("mov.u32 r, 12ab;") == "t:1:12: error: malformed integer '12ab'");
-  CHECK(
-      error("st.u32 [%r1], 1;") ==
-      "t:1:8: error: register addresses are not supported; an address names a location, as in [x]");
+  CHECK(error("st.u32 [%1r], 1;") ==
+        "t:1:8: error: malformed address '[%1r]'; expected [x], [x+4] or [%r], [%r+4]");
+  CHECK(error("cp.async.bulk.global.shared::cta.mbarrier::complete_tx::bytes [a], [b], 16, [m];") ==
+        "t:1:15: error: 'cp.async.bulk' copies global to .shared::cluster or .shared::cta, or "
+        ".shared::cta to .shared::cluster (both with .mbarrier::complete_tx::bytes), or "
+        ".shared::cta to global (with .bulk_group)");
+  CHECK(error("cp.async.bulk.global.shared::cta.bulk_group [a], [b], 20;") ==
+        "t:1:55: error: size 20 is not a positive multiple of 16 bytes up to 1024");
+  CHECK(error("red.async.relaxed.cluster.add.b32 [a], 1, [m];") ==
+        "t:1:1: error: 'red.async' takes .inc/.dec .u32, .min/.max .u32/.s32, .and/.or/.xor .b32 or "
+        ".add .u32/.s32/.u64");
+  CHECK(error("fence.proxy.tensormap::generic.acquire.gpu [g], 64;") ==
+        "t:1:49: error: the size of 'fence.proxy.tensormap::generic.acquire' must be 128");
+  CHECK(error("fence.proxy.async::generic.release.sync_restrict::shared::cluster.cluster;") ==
+        "t:1:36: error: 'fence.proxy.async::generic.release' requires .sync_restrict::shared::cta.cluster");
+  CHECK(error("elect.sync %r0, 0xffffffff;") ==
+        "t:1:12: error: 'elect.sync' expects d|p (d may be _) and a member mask");
+  CHECK(error("mapa.shared::cta.u32 %r0, x, 1;") ==
+        "t:1:6: error: 'mapa' takes only .shared::cluster (or no space: generic addresses)");
   CHECK(error("bar.sync;") ==
         "t:1:1: error: 'bar.sync' expects a barrier id and an optional thread count");
   CHECK(error("bar.red.popc.pred p, 0, q;") == "t:1:14: error: 'bar.red.popc' requires .u32");
@@ -344,16 +360,16 @@ TEST_CASE("restricted fences") {
 
 TEST_CASE("recognised but unsupported instructions") {
   CHECK(error("cp.async.ca.shared.global [a], [b], 4;") ==
-        "t:1:1: error: 'cp.async' is not supported yet");
-  CHECK(error("st.async.b32 [a], 1, [m];") == "t:1:1: error: 'st.async' is not supported yet");
-  CHECK(error("red.async.relaxed.cluster.add.u32 [a], 1, [m];") ==
-        "t:1:1: error: 'red.async' is not supported yet");
-  CHECK(error("fence.proxy.tensormap::generic.release.gpu;") ==
-        "t:1:1: error: 'fence.proxy.tensormap::generic' is not supported yet");
-  CHECK(error("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;") ==
-        "t:1:1: error: 'fence.proxy.async::generic' is not supported yet");
-  CHECK(error("mapa.u64 a, b, 1;") == "t:1:1: error: 'mapa' is not supported yet");
-  CHECK(error("getctarank.u32 a, b;") == "t:1:1: error: 'getctarank' is not supported yet");
-  CHECK(error("elect.sync r|p, 0xffffffff;") == "t:1:1: error: 'elect.sync' is not supported yet");
-  CHECK(error("bar.warp.sync 0xffffffff;") == "t:1:1: error: 'bar.warp.sync' is not supported yet");
+        "t:1:1: error: 'cp.async.ca' is not supported yet");
+  CHECK(error("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [a], [b], 16;") ==
+        "t:1:1: error: 'cp.reduce' is not supported yet");
+  CHECK(error("cp.async.bulk.tensor.1d.shared::cluster.global.tile [a], [t, {c}], [m];") ==
+        "t:1:15: error: 'cp.async.bulk.tensor' is not supported yet: tensor maps and prefetches "
+        "are outside the model");
+  CHECK(error("st.async.release.gpu.global.b32 [a], 1;") ==
+        "t:1:10: error: 'st.async.release' (global, sm_100) is not supported yet");
+  CHECK(error("wgmma.fence.sync.aligned;") == "t:1:1: error: 'wgmma' is not supported yet");
+  CHECK(error("griddepcontrol.wait;") ==
+        "t:1:1: error: 'griddepcontrol' orders two grids, and a litmus test is one grid "
+        "(docs/model.md, grid dependency)");
 }

@@ -1,0 +1,209 @@
+// The interpreter's steps for clusters and asynchronous operations: addresses in registers
+// (mapa, getctarank: D32), elect.sync (D33), and cp.async.bulk, st.async, red.async and
+// tensormap.cp_fenceproxy with their completion (D30, D31).
+#include <bit>
+
+#include "model/interpreter.h"
+#include "model/mbarrier.h"
+
+namespace model::detail {
+
+namespace {
+
+// A .shared::cluster address as mapa leaves it in a register: the CTA rank above bit 32, the
+// declared location + 1 below (so that no address is 0).
+int64_t packAddress(int rank, int decl) { return (int64_t{rank} << 32) | (decl + 1); }
+int rankOf(int64_t address) { return static_cast<int>(address >> 32); }
+int declOf(int64_t address) { return static_cast<int>(address & 0xffffffff) - 1; }
+
+}  // namespace
+
+int Interpreter::operandAddress(const Path& p, const Instr& in, const Operand& addr, int64_t extra) const {
+  const int decl = prog_.vaDecl[prog_.vaOf(litmus::addressLocation(th_, addr))];
+  if (addr.kind == Operand::Kind::RegAddr) {
+    // Only the owner's copy of a shared location exists in a test (D32).
+    const int rank = rankOf(value(p, Operand{Operand::Kind::Reg, addr.name, 0, false, addr.loc}));
+    if (rank != prog_.ownerRank[decl])
+      throw litmus::Error(addr.loc, "'" + in.text + "': %" + addr.name + " holds the address of '" +
+                                        prog_.test->locations[decl].name + "' in CTA rank " +
+                                        std::to_string(rank) + ", but it lives in CTA rank " +
+                                        std::to_string(prog_.ownerRank[decl]) + " of the cluster");
+  }
+  return prog_.addressOf(decl, addr.imm + extra);
+}
+
+// mapa, getctarank and elect.sync only compute registers.
+void Interpreter::stepCluster(Path& p, const Instr& in) {
+  const Operand& src = in.args[1];
+  if (in.op == Opcode::Mapa) {
+    const int decl = src.kind == Operand::Kind::Addr ? prog_.vaDecl[prog_.vaOf(src.name)]
+                                                     : declOf(value(p, src));
+    const int64_t rank = value(p, in.args[2]);
+    setReg(p, in.args[0], packAddress(static_cast<int>(rank), decl), taintOf(p, in.args[2]) | taintOf(p, src));
+  } else if (in.op == Opcode::GetCtaRank) {
+    // a location named bare: the CTA that holds it (its owner, or the thread's own CTA)
+    int64_t rank = 0;
+    if (src.kind == Operand::Kind::Addr) {
+      rank = prog_.ownerRank[prog_.vaDecl[prog_.vaOf(src.name)]];
+      if (rank < 0) rank = info_.rank;
+    } else {
+      rank = rankOf(value(p, src));
+    }
+    setReg(p, in.args[0], rank, taintOf(p, src));
+  } else {
+    // elect.sync: the lowest lane of the member mask among the lanes the warp has (D33)
+    const int64_t mask = value(p, in.args[2]) & ((int64_t{1} << info_.lanes) - 1);
+    const int leader = mask == 0 ? -1 : std::countr_zero(static_cast<uint64_t>(mask));
+    if (in.args[0].kind == Operand::Kind::Reg) setReg(p, in.args[0], leader, taintOf(p, in.args[2]));
+    setReg(p, in.args[1], leader == info_.lane, taintOf(p, in.args[2]));
+  }
+}
+
+Event Interpreter::asyncEvent(const Path& p, const Instr& in, EventKind kind, int address, int op) const {
+  Event e = memEvent(p, in, kind, address);
+  e.async = op;
+  return e;
+}
+
+// cp.async.bulk, st.async, red.async: events of one asynchronous operation (D30), numbered by
+// the position of its first event. tensormap.cp_fenceproxy is a synchronous generic copy.
+void Interpreter::stepAsync(Path p, const Instr& in) {
+  using litmus::AsyncOp;
+  const int op = static_cast<int>(p.trace.events.size());
+  switch (in.asyncOp) {
+    case AsyncOp::Commit:
+      p.groups.push_back(std::move(p.openGroup));
+      p.openGroup.clear();
+      break;
+    case AsyncOp::Wait: waitGroups(p, in); break;
+    case AsyncOp::Copy:
+    case AsyncOp::TensormapCp: return copyWords(std::move(p), in, 0, op);
+    case AsyncOp::Store: {
+      Event w = asyncEvent(p, in, EventKind::Write, addressOf(p, in, 0), op);
+      w.sem = litmus::Sem::Weak;
+      w.scope = litmus::Scope::None;
+      w.value = normalize(in.type, value(p, in.args[1]));
+      emit(p, w, taintOf(p, in.args[1]));
+      return completeTx(std::move(p), in, op, 2, litmus::elementBytes(in));
+    }
+    case AsyncOp::Reduce: {
+      // the relaxed.cluster RMW, then the complete-tx
+      for (int64_t v : domain_[prog_.vaLoc[addressOf(p, in, 0)]]) {
+        Path q = p;
+        Event r = asyncEvent(q, in, EventKind::Read, addressOf(q, in, 0), op);
+        r.value = v;
+        r.atomic = true;
+        const int rk = emit(q, r, {});
+        Event w = asyncEvent(q, in, EventKind::Write, addressOf(q, in, 0), op);
+        w.atomic = true;
+        w.value = normalize(in.type, applyAtom(in.atomOp, in.type, v, value(q, in.args[1]), 0));
+        Taint data = taintOf(q, in.args[1]);
+        data[rk] = true;
+        const int wk = emit(q, w, data);
+        q.trace.rmw.emplace_back(rk, wk);
+        completeTx(std::move(q), in, op, 2, litmus::elementBytes(in));
+      }
+      return;
+    }
+    case AsyncOp::None: break;
+  }
+  ++p.pc;
+  explore(std::move(p));
+}
+
+// Word `word` (4 bytes) of a bulk copy, forking on the value read; words that no other access
+// uses are left out (D30). Then the copy completes: on its mbarrier, with the implicit proxy fence
+// that makes the async writes visible to the generic proxy, or in its bulk async-group.
+void Interpreter::copyWords(Path p, const Instr& in, size_t word, int op) {
+  const bool async = in.asyncOp == litmus::AsyncOp::Copy;
+  const int64_t size = in.args[2].imm;
+  for (; static_cast<int64_t>(word) * 4 < size; ++word) {
+    const int dst = operandAddress(p, in, in.args[0], int64_t(word) * 4);
+    const int src = operandAddress(p, in, in.args[1], int64_t(word) * 4);
+    if (dst < 0 || src < 0) continue;
+    for (int64_t v : domain_[prog_.vaLoc[src]]) {
+      Path q = p;
+      Event r = memEvent(q, in, EventKind::Read, src);
+      Event w = memEvent(q, in, EventKind::Write, dst);
+      for (Event* e : {&r, &w}) {
+        e->sem = litmus::Sem::Weak;
+        e->scope = litmus::Scope::None;
+        if (async) e->proxy = litmus::Proxy::Async;
+        if (async) e->async = op;
+      }
+      r.value = w.value = v;
+      const int rk = emit(q, r, {});
+      Taint t;
+      t[rk] = true;
+      const int wk = emit(q, w, t);
+      if (async && in.bulkGroup) q.openGroup.insert(q.openGroup.end(), {rk, wk});
+      copyWords(std::move(q), in, word + 1, op);
+    }
+    return;
+  }
+  if (!async) {  // tensormap.cp_fenceproxy: the release half of the tensormap proxy fence
+    Event f = baseEvent(p, in, EventKind::ProxyFence);
+    f.proxyFence = litmus::FenceProxyKind::TensormapRelease;
+    emit(p, f, {});
+  } else if (!in.bulkGroup) {
+    Event f = baseEvent(p, in, EventKind::ProxyFence);
+    f.proxyFence = litmus::FenceProxyKind::Async;
+    f.async = op;
+    emit(p, f, {});
+    return completeTx(std::move(p), in, op, 3, size);
+  }
+  ++p.pc;
+  explore(std::move(p));
+}
+
+// The complete-tx of `bytes` on the mbarrier operand: an RMW, release at cluster scope, part of
+// the asynchronous operation (§9.7.13.15.2; D28, D30).
+void Interpreter::completeTx(Path p, const Instr& in, int op, int mbarOperand, int64_t bytes) {
+  litmus::Instr tx;
+  tx.op = Opcode::Mbarrier;
+  tx.mbarOp = litmus::MbarOp::CompleteTx;
+  const int address = operandAddress(p, in, in.args[mbarOperand], 0);
+  for (int64_t v : domain_[prog_.vaLoc[address]]) {
+    Path q = p;
+    Event r = asyncEvent(q, in, EventKind::Read, address, op);
+    r.proxy = litmus::Proxy::Generic;  // the mbarrier is accessed through the generic proxy
+    r.sem = litmus::Sem::Relaxed;
+    r.scope = litmus::Scope::Cluster;
+    r.value = v;
+    r.atomic = true;
+    const int rk = emit(q, r, {});
+    Event w = r;
+    w.kind = EventKind::Write;
+    w.sem = litmus::Sem::Release;
+    w.value = mbarrierUpdate(tx, v, bytes);
+    w.po = static_cast<int>(q.trace.events.size());
+    Taint t;
+    t[rk] = true;
+    const int wk = emit(q, w, t);
+    q.trace.rmw.emplace_back(rk, wk);
+    ++q.pc;
+    explore(std::move(q));
+  }
+}
+
+// cp.async.bulk.wait_group{.read} N: every committed group but the newest N is complete (only its
+// reads, with .read); the thread's later events come after its events, and (without .read) after
+// an implicit proxy fence that makes its writes visible to the generic proxy (D30).
+void Interpreter::waitGroups(Path& p, const Instr& in) {
+  const size_t keep = static_cast<size_t>(in.args[0].imm);
+  if (p.groups.size() <= keep) return;
+  const int now = static_cast<int>(p.trace.events.size());
+  const size_t done = p.groups.size() - keep;
+  for (size_t g = 0; g < done; ++g)
+    for (int e : p.groups[g]) {
+      Event& ev = p.trace.events[e];
+      if ((!in.readOnly || ev.isRead()) && ev.joinPo == Event::kNever) ev.joinPo = now;
+    }
+  if (in.readOnly) return;
+  p.groups.erase(p.groups.begin(), p.groups.begin() + static_cast<long>(done));
+  Event f = baseEvent(p, in, EventKind::ProxyFence);
+  f.proxyFence = litmus::FenceProxyKind::Async;
+  emit(p, f, {});
+}
+
+}  // namespace model::detail
