@@ -128,6 +128,18 @@ class Interpreter {
     return k;
   }
 
+  // The read and write halves of one atomic read-modify-write, linked by rmw. The write depends on
+  // `data`, and on the value read unless `blind` (exch). Returns the read's trace index.
+  int emitRmw(Path& p, Event r, Event w, Taint data, bool blind = false) const {
+    r.atomic = w.atomic = true;
+    const int rk = emit(p, r, {});
+    w.po = static_cast<int>(p.trace.events.size());
+    if (!blind) data[rk] = true;
+    const int wk = emit(p, w, data);
+    p.trace.rmw.emplace_back(rk, wk);
+    return rk;
+  }
+
   void explore(Path p);
   void finish(Path p, Stuck stuck);
   bool stepPure(Path& p, const Instr& in);  // false: path dropped

@@ -87,7 +87,7 @@ bool turnsOneWay(const Event& f, const View& u, const View& v) {
   if (v.proxy != to || (async && !isShared(u.space))) return false;
   if (f.proxyFence == FenceProxyKind::AsyncGenericRelease || f.proxyFence == FenceProxyKind::TensormapRelease)
     return u.proxy == Proxy::Generic && !u.pending && v.pending;
-  const bool inRange = !async ? f.va == v.va && v.offset >= f.offset && v.offset < f.offset + f.value : true;
+  const bool inRange = async || (f.va == v.va && v.offset >= f.offset && v.offset < f.offset + f.value);
   return u.pending && u.proxy == to && !v.pending && inRange;
 }
 

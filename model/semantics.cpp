@@ -426,20 +426,16 @@ void Interpreter::stepRmw(Path p, const Instr& in, int elem) {
     Event r = memEvent(q, in, EventKind::Read, address);
     r.value = v;
     const Sem sem = in.sem;
-    r.atomic = true;
     r.red = in.op == Opcode::Red;
     // Acquire belongs to the read half, release to the write half; a red never acquires (§8.8).
     r.sem = (!r.red && (sem == Sem::Acquire || sem == Sem::AcqRel)) ? Sem::Acquire : Sem::Relaxed;
-    const int rk = emit(q, r, {});
     const int64_t bv = value(q, b), cv = hasC ? value(q, in.args[3]) : 0;
     Event w = memEvent(q, in, EventKind::Write, address);
-    w.atomic = true;
     w.sem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
     w.value = normalize(in.type, applyAtom(in.atomOp, in.type, v, bv, cv));
-    Taint data = taintOf(q, b) | (hasC ? taintOf(q, in.args[3]) : Taint{});
-    if (in.atomOp != litmus::AtomOp::Exch) data[rk] = true;  // the new value depends on the old
-    const int wk = emit(q, w, data);
-    q.trace.rmw.emplace_back(rk, wk);
+    const Taint data = taintOf(q, b) | (hasC ? taintOf(q, in.args[3]) : Taint{});
+    // the new value depends on the old, except for exch
+    const int rk = emitRmw(q, r, w, data, in.atomOp == litmus::AtomOp::Exch);
     if (in.op == Opcode::Atom) {
       Taint t;
       t[rk] = true;

@@ -86,21 +86,15 @@ void Interpreter::stepAsync(Path p, const Instr& in) {
       emit(p, w, taintOf(p, in.args[1]));
       return completeTx(std::move(p), in, op, 2, litmus::elementBytes(in));
     }
-    case AsyncOp::Reduce: {
-      // the relaxed.cluster RMW, then the complete-tx
-      for (int64_t v : domain_[prog_.vaLoc[addressOf(p, in, 0)]]) {
+    case AsyncOp::Reduce: {  // the relaxed .cluster RMW, then the complete-tx
+      const int address = addressOf(p, in, 0);
+      for (int64_t v : domain_[prog_.vaLoc[address]]) {
         Path q = p;
-        Event r = asyncEvent(q, in, EventKind::Read, addressOf(q, in, 0), op);
+        Event r = asyncEvent(q, in, EventKind::Read, address, op);
         r.value = v;
-        r.atomic = true;
-        const int rk = emit(q, r, {});
-        Event w = asyncEvent(q, in, EventKind::Write, addressOf(q, in, 0), op);
-        w.atomic = true;
+        Event w = asyncEvent(q, in, EventKind::Write, address, op);
         w.value = normalize(in.type, applyAtom(in.atomOp, in.type, v, value(q, in.args[1]), 0));
-        Taint data = taintOf(q, in.args[1]);
-        data[rk] = true;
-        const int wk = emit(q, w, data);
-        q.trace.rmw.emplace_back(rk, wk);
+        emitRmw(q, r, w, taintOf(q, in.args[1]));
         completeTx(std::move(q), in, op, 2, litmus::elementBytes(in));
       }
       return;
@@ -117,10 +111,10 @@ void Interpreter::stepAsync(Path p, const Instr& in) {
 void Interpreter::copyWords(Path p, const Instr& in, size_t word, int op) {
   const bool async = in.asyncOp == litmus::AsyncOp::Copy;
   const int64_t size = in.args[2].imm;
-  for (; static_cast<int64_t>(word) * 4 < size; ++word) {
-    const int dst = operandAddress(p, in, in.args[0], int64_t(word) * 4);
-    const int src = operandAddress(p, in, in.args[1], int64_t(word) * 4);
-    if (dst < 0 || src < 0) continue;
+  auto address = [&](int operand) { return operandAddress(p, in, in.args[operand], int64_t(word) * 4); };
+  while (static_cast<int64_t>(word) * 4 < size && (address(0) < 0 || address(1) < 0)) ++word;
+  if (static_cast<int64_t>(word) * 4 < size) {
+    const int dst = address(0), src = address(1);
     for (int64_t v : domain_[prog_.vaLoc[src]]) {
       Path q = p;
       Event r = memEvent(q, in, EventKind::Read, src);
@@ -170,17 +164,11 @@ void Interpreter::completeTx(Path p, const Instr& in, int op, int mbarOperand, i
     r.sem = litmus::Sem::Relaxed;
     r.scope = litmus::Scope::Cluster;
     r.value = v;
-    r.atomic = true;
-    const int rk = emit(q, r, {});
     Event w = r;
     w.kind = EventKind::Write;
     w.sem = litmus::Sem::Release;
     w.value = mbarrierUpdate(tx, v, bytes);
-    w.po = static_cast<int>(q.trace.events.size());
-    Taint t;
-    t[rk] = true;
-    const int wk = emit(q, w, t);
-    q.trace.rmw.emplace_back(rk, wk);
+    emitRmw(q, r, w, {});
     ++q.pc;
     explore(std::move(q));
   }

@@ -153,19 +153,15 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
       continue;
     }
     r.sem = litmus::Sem::Relaxed;  // arrivals release; none acquires
-    const int rk = emit(q, r, {});
     const bool arrive = op == MbarOp::Arrive || op == MbarOp::ArriveDrop;
     const int na = arrive ? 2 : 1;  // the count or tx-count operand
-    const int64_t n = static_cast<int>(in.args.size()) > na ? value(q, in.args[na]) : 1;
+    const bool given = static_cast<int>(in.args.size()) > na;
+    const int64_t n = given ? value(q, in.args[na]) : 1;
     if (n < 0 || n > (in.expectTx || !arrive ? kMbarMaxTx : kMbarMaxCount))
       throw litmus::Error(in.loc, "'" + in.text + "': count " + std::to_string(n) + " out of range");
     Event w = memEvent(q, in, EventKind::Write, address);
-    w.atomic = true;
     w.value = mbarrierUpdate(in, v, n);
-    Taint data = static_cast<int>(in.args.size()) > na ? taintOf(q, in.args[na]) : Taint{};
-    data[rk] = true;
-    const int wk = emit(q, w, data);
-    q.trace.rmw.emplace_back(rk, wk);
+    const int rk = emitRmw(q, r, w, given ? taintOf(q, in.args[na]) : Taint{});
     if (arrive) {
       Taint t;
       t[rk] = true;
