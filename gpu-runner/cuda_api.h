@@ -1,0 +1,80 @@
+// The few CUDA driver API types and entry points the runner uses, declared here so that the
+// project builds without the CUDA headers, and loaded with dlopen at run time so that `litmus`
+// starts (and says why it cannot run) on machines without a driver. Layouts and constants are
+// those of cuda.h (CUDA 12/13); the names keep the driver's spelling.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace gpu::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st*;
+using CUmodule = struct CUmod_st*;
+using CUfunction = struct CUfunc_st*;
+using CUstream = struct CUstream_st*;
+
+constexpr CUresult CUDA_SUCCESS = 0;
+constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+constexpr int CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH = 120;
+constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
+constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+
+struct LaunchAttribute {  // CUlaunchAttribute
+  int id;
+  char pad[4];
+  union {
+    char pad[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+
+struct LaunchConfig {  // CUlaunchConfig
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  LaunchAttribute* attrs;
+  unsigned numAttrs;
+};
+
+struct Api {
+  void* lib = nullptr;
+  CUresult (*cuInit)(unsigned) = nullptr;
+  CUresult (*cuDeviceGetCount)(int*) = nullptr;
+  CUresult (*cuDeviceGet)(CUdevice*, int) = nullptr;
+  CUresult (*cuDeviceGetName)(char*, int, CUdevice) = nullptr;
+  CUresult (*cuDeviceGetAttribute)(int*, int, CUdevice) = nullptr;
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice) = nullptr;
+  CUresult (*cuCtxSetCurrent)(CUcontext) = nullptr;
+  CUresult (*cuCtxSynchronize)() = nullptr;
+  CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**) = nullptr;
+  CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*cuMemAlloc)(CUdeviceptr*, size_t) = nullptr;                // cuMemAlloc_v2
+  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;                          // cuMemFree_v2
+  CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;  // cuMemsetD8_v2
+  CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t) = nullptr;        // cuMemcpyDtoH_v2
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             CUstream, void**, void**) = nullptr;
+  // CUDA 12 and later; needed only for tests with clusters of more than one CTA.
+  CUresult (*cuLaunchKernelEx)(const LaunchConfig*, CUfunction, void**, void**) = nullptr;
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, size_t) = nullptr;
+  CUresult (*cuOccupancyMaxActiveClusters)(int*, CUfunction, const LaunchConfig*) = nullptr;
+  CUresult (*cuGetErrorName)(CUresult, const char**) = nullptr;
+};
+
+// Loads libcuda.so.1 (or the file $LITMUS_LIBCUDA names, for tests) and its entry points.
+// Returns false with `why` set when the library or a required entry point is missing.
+bool load(Api& api, std::string& why);
+void unload(Api& api);
+// "CUDA_ERROR_NO_DEVICE (100)".
+std::string errorText(const Api& api, CUresult r);
+
+}  // namespace gpu::cuda

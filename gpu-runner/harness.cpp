@@ -1,0 +1,260 @@
+#include "gpu-runner/harness.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <map>
+
+#include "gpu-runner/cuda_api.h"
+#include "gpu-runner/params.h"
+#include "gpu-runner/ptx_gen.h"
+
+namespace gpu {
+
+namespace {
+
+using cuda::CUdeviceptr;
+using cuda::CUresult;
+
+// A failed driver call ends the run with its name and the driver's error.
+struct DriverError {
+  RunStatus status;
+  std::string message;
+};
+
+class Device {
+ public:
+  Device() = default;
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+  ~Device() {
+    for (CUdeviceptr p : allocations_) api_.cuMemFree(p);
+    cuda::unload(api_);
+  }
+
+  void open() {
+    std::string why;
+    if (!cuda::load(api_, why)) throw DriverError{RunStatus::NoDriver, why};
+    check(api_.cuInit(0), "no usable CUDA device: cuInit", RunStatus::NoDevice);
+    int count = 0;
+    check(api_.cuDeviceGetCount(&count), "no usable CUDA device: cuDeviceGetCount", RunStatus::NoDevice);
+    if (count == 0) throw DriverError{RunStatus::NoDevice, "no CUDA device found"};
+    check(api_.cuDeviceGet(&dev_, 0), "cuDeviceGet", RunStatus::NoDevice);
+    char name[256] = {};
+    check(api_.cuDeviceGetName(name, sizeof name - 1, dev_), "cuDeviceGetName");
+    sms_ = attribute(cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    const int major = attribute(cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    name_ = std::string(name) + " (" + std::to_string(sms_) + " SMs, sm_" + std::to_string(major) + "x)";
+    if (major < 9)
+      throw DriverError{RunStatus::NoDevice,
+                        "the runner needs an sm_90 (Hopper) or newer GPU; found " + name_};
+    cuda::CUcontext ctx = nullptr;
+    check(api_.cuDevicePrimaryCtxRetain(&ctx, dev_), "cuDevicePrimaryCtxRetain");
+    check(api_.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+  }
+
+  void load(const std::string& ptx) {
+    std::string log(16384, '\0');
+    int options[] = {cuda::CU_JIT_ERROR_LOG_BUFFER, cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<uintptr_t>(log.size()))};
+    const CUresult r = api_.cuModuleLoadDataEx(&module_, ptx.c_str(), 2, options, values);
+    if (r != cuda::CUDA_SUCCESS)
+      throw DriverError{RunStatus::Error, "the CUDA driver rejected the generated PTX: " +
+                                              cuda::errorText(api_, r) + "\n" + std::string(log.c_str())};
+    check(api_.cuModuleGetFunction(&test_, module_, "litmus_test"), "cuModuleGetFunction");
+    check(api_.cuModuleGetFunction(&tally_, module_, "litmus_tally"), "cuModuleGetFunction");
+  }
+
+  // Hardware clusters of the test kernel that fit on the GPU at once: the spin barrier only lines
+  // up warps that run at the same time, so a launch never asks for more.
+  uint32_t residentClusters(const Shape& s, uint32_t threads) {
+    if (s.clusterLaunch) {
+      if (!attribute(cuda::CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH) || !api_.cuLaunchKernelEx)
+        throw DriverError{RunStatus::NoDevice,
+                          "the test needs cluster launches, which this GPU or driver lacks"};
+      if (api_.cuOccupancyMaxActiveClusters) {
+        cuda::LaunchAttribute attr{};
+        cuda::LaunchConfig cfg = config(static_cast<unsigned>(s.clusterSize), threads, s.clusterSize, attr);
+        int n = 0;
+        if (api_.cuOccupancyMaxActiveClusters(&n, test_, &cfg) == cuda::CUDA_SUCCESS && n > 0)
+          return static_cast<uint32_t>(n);
+      }
+    }
+    int perSm = 0;
+    if (!api_.cuOccupancyMaxActiveBlocksPerMultiprocessor ||
+        api_.cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, test_, static_cast<int>(threads), 0) !=
+            cuda::CUDA_SUCCESS ||
+        perSm <= 0)
+      perSm = static_cast<int>(std::max(1u, 2048u / threads));
+    return std::max(1u, static_cast<uint32_t>(perSm * sms_) / static_cast<uint32_t>(s.clusterSize));
+  }
+
+  CUdeviceptr alloc(uint64_t bytes) {
+    CUdeviceptr p = 0;
+    check(api_.cuMemAlloc(&p, std::max<uint64_t>(bytes, 256)),
+          "cuMemAlloc (" + std::to_string(bytes) + " bytes)");
+    allocations_.push_back(p);
+    check(api_.cuMemsetD8(p, 0, std::max<uint64_t>(bytes, 256)), "cuMemsetD8");
+    return p;
+  }
+
+  // clusterSize 0: a plain launch.
+  void launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args) {
+    if (clusterSize == 0) {
+      check(api_.cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, 0, nullptr, args, nullptr), "cuLaunchKernel");
+      return;
+    }
+    cuda::LaunchAttribute attr{};
+    const cuda::LaunchConfig cfg = config(blocks, threads, clusterSize, attr);
+    check(api_.cuLaunchKernelEx(&cfg, f, args, nullptr), "cuLaunchKernelEx");
+  }
+
+  void synchronize() { check(api_.cuCtxSynchronize(), "the test or tally kernel (cuCtxSynchronize)"); }
+  void copyOut(void* dst, CUdeviceptr src, size_t bytes) {
+    check(api_.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
+  }
+  cuda::CUfunction testKernel() const { return test_; }
+  cuda::CUfunction tallyKernel() const { return tally_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  cuda::Api api_;
+  cuda::CUdevice dev_ = 0;
+  cuda::CUmodule module_ = nullptr;
+  cuda::CUfunction test_ = nullptr, tally_ = nullptr;
+  std::vector<CUdeviceptr> allocations_;
+  int sms_ = 1;
+  std::string name_;
+
+  void check(CUresult r, const std::string& what, RunStatus status = RunStatus::Error) {
+    if (r != cuda::CUDA_SUCCESS) throw DriverError{status, what + " failed: " + cuda::errorText(api_, r)};
+  }
+  int attribute(int which) {
+    int v = 0;
+    check(api_.cuDeviceGetAttribute(&v, which, dev_), "cuDeviceGetAttribute");
+    return v;
+  }
+  static cuda::LaunchConfig config(unsigned blocks, unsigned threads, int clusterSize,
+                                   cuda::LaunchAttribute& attr) {
+    attr.id = cuda::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim = {static_cast<unsigned>(clusterSize), 1, 1};
+    return cuda::LaunchConfig{blocks, 1, 1, threads, 1, 1, 0, nullptr, &attr, 1};
+  }
+};
+
+struct Buffers {
+  CUdeviceptr loc[2] = {0, 0}, res = 0, shout = 0, spin = 0, scratch = 0, table = 0;
+  uint64_t tableBytes = 0;
+};
+
+Buffers allocate(Device& d, const Plan& plan, const RunOptions& o) {
+  Buffers b;
+  const uint64_t n = maxInstances(plan.shape, o.profile);
+  b.loc[0] = d.alloc(locationBytes(plan.shape, o.profile));
+  b.loc[1] = d.alloc(locationBytes(plan.shape, o.profile));
+  b.res = d.alloc(n * static_cast<uint64_t>(std::max(1, plan.regResults)) * 8);
+  b.shout = d.alloc(n * static_cast<uint64_t>(std::max(1, plan.sharedResults)) * 8);
+  b.spin = d.alloc(n * 4);
+  b.scratch = d.alloc(kScratchBytes);
+  b.tableBytes = static_cast<uint64_t>(kTableEntries) * static_cast<uint64_t>(tableEntryBytes(plan)) + 8;
+  b.table = d.alloc(b.tableBytes);
+  return b;
+}
+
+void launchTally(Device& d, Buffers& b, CUdeviceptr cur, CUdeviceptr next, uint32_t mode, Launch& now,
+                 Launch& following) {
+  uint32_t m = mode;
+  void* args[] = {
+      &cur, &next, &b.res, &b.shout, &b.spin, &b.table, &m, now.words.data(), following.words.data()};
+  const uint64_t threads = std::max<uint64_t>(now.words[kN], following.words[kN]);
+  d.launch(d.tallyKernel(), static_cast<uint32_t>((threads + 255) / 256), 256, 0, args);
+}
+
+void readHistogram(Device& d, const Buffers& b, const Plan& plan, RunResult& r) {
+  std::vector<unsigned char> table(b.tableBytes);
+  d.copyOut(table.data(), b.table, table.size());
+  const size_t entry = static_cast<size_t>(tableEntryBytes(plan));
+  std::map<litmus::State, uint64_t> counts;
+  uint64_t total = 0;
+  for (size_t e = 0; e < static_cast<size_t>(kTableEntries); ++e) {
+    const unsigned char* p = table.data() + e * entry;
+    uint32_t state = 0;
+    uint64_t count = 0;
+    std::memcpy(&state, p, 4);
+    std::memcpy(&count, p + 8, 8);
+    if (state != 2 || count == 0) continue;
+    litmus::State s;
+    s.values.resize(plan.observed.size());
+    std::memcpy(s.values.data(), p + 16, 8 * plan.observed.size());
+    counts[s] += count;
+    total += count;
+  }
+  std::memcpy(&r.unrecorded, table.data() + kTableEntries * entry, 8);
+  r.histogram.assign(counts.begin(), counts.end());
+  if (total + r.unrecorded != r.instances) {  // the harness checks itself on every run
+    r.status = RunStatus::Error;
+    r.message = "the histogram holds " + std::to_string(total + r.unrecorded) + " outcomes for " +
+                std::to_string(r.instances) + " instances";
+  }
+}
+
+void launchLoop(Device& d, Buffers& b, const Plan& plan, const litmus::Test& test, const RunOptions& o,
+                RunResult& r) {
+  Rng rng(o.seed);
+  Launch none{}, cur = drawLaunch(plan.shape, o.profile, rng);
+  launchTally(d, b, b.loc[1], b.loc[0], kTallyInit, none, cur);
+  d.synchronize();
+  const auto start = std::chrono::steady_clock::now();
+  auto lastProgress = start;
+  for (uint64_t e = 0; r.instances < o.count; ++e) {
+    Launch next = drawLaunch(plan.shape, o.profile, rng);
+    CUdeviceptr here = b.loc[e % 2], there = b.loc[(e + 1) % 2];
+    void* args[] = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data()};
+    d.launch(d.testKernel(), cur.blocks, cur.threads, plan.shape.clusterLaunch ? plan.shape.clusterSize : 0,
+             args);
+    launchTally(d, b, here, there, kTallyRead | kTallyInit, cur, next);
+    r.instances += cur.instances;
+    ++r.launches;
+    cur = next;
+    const auto now = std::chrono::steady_clock::now();
+    if (o.progress && now - lastProgress > std::chrono::milliseconds(500)) {
+      lastProgress = now;
+      std::cerr << "\r\033[K" << test.name << ": " << r.instances << " / " << o.count << " instances queued"
+                << std::flush;
+    }
+  }
+  d.synchronize();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (o.progress) std::cerr << "\r\033[K" << std::flush;
+}
+
+}  // namespace
+
+RunResult runOnDevice(const litmus::Test& test, Plan plan, const std::string& ptx,
+                      const RunOptions& options) {
+  RunResult r;
+  try {
+    Device d;
+    d.open();
+    r.device = d.name();
+    d.load(ptx);
+    const uint32_t threads = blockThreads(plan.shape, options.profile);
+    const uint32_t resident = d.residentClusters(plan.shape, threads);
+    // Stressing blocks share the GPU with the testing ones; both must be resident together.
+    plan.shape.maxTestClusters =
+        std::max<uint32_t>(static_cast<uint32_t>(plan.shape.roles),
+                           static_cast<uint32_t>(uint64_t{resident} * 100 /
+                                                 (100 + static_cast<uint64_t>(options.profile.stressPct))));
+    Buffers b = allocate(d, plan, options);
+    launchLoop(d, b, plan, test, options, r);
+    r.status = RunStatus::Ok;
+    readHistogram(d, b, plan, r);
+  } catch (const DriverError& e) {
+    r.status = e.status;
+    r.message = e.message;
+  }
+  return r;
+}
+
+}  // namespace gpu

@@ -1,0 +1,111 @@
+// How a test maps onto the GPU: roles (test clusters) onto hardware clusters, CTAs onto blocks,
+// litmus threads onto warps, locations onto per-instance slots, and observed values onto result
+// words. Both the PTX generator and the host harness read the plan, so they cannot disagree.
+// Structural limits of the runner (placement, aliases, shared-memory reach) are refused here;
+// instructions are refused by the generator (ptx_gen.h), one place per opcode.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gpu-runner/params.h"
+#include "litmus/test.h"
+
+namespace gpu {
+
+// Lane: the 32 lanes of a warp run 32 instances of one litmus thread. Warp: the warp runs one
+// instance; lane 0 performs its memory operations and the other lanes follow its control flow so
+// that barriers see whole warps (docs/gpu-runner.md, "Lanes and warps").
+enum class Mode { Lane, Warp };
+
+// One element [x+K] of a location that the test accesses or observes.
+struct Element {
+  int64_t offset = 0;
+  int bytes = 0;          // 0: observed but never accessed; its final value is its initial one
+  bool isSigned = false;  // a final value read back is sign-extended (some access is .sN)
+  int64_t init = 0;
+};
+
+struct LocPlan {
+  std::string name;
+  bool shared = false;
+  int index = 0;            // global: the location's region; shared: its index among shared ones
+  int ownerCta = -1;        // shared: the test CTA whose shared memory holds it
+  bool placed = false;      // shared: the test says which CTA holds it (`cta:`)
+  int ownerRank = 0;        // shared: that CTA's rank in its cluster
+  int span = 4, align = 4;  // bytes of one instance's slot, and its alignment
+  int sharedOffset = 0;     // shared: byte offset of its slots in a block's shared memory
+  bool mbarrier = false;    // some mbarrier instruction names it: its value is the hardware's
+  std::vector<Element> elements;
+  std::vector<int> accessors;  // threads that name it
+};
+
+struct RegPlan {
+  std::string ptx;  // PTX register name
+  bool pred = false;
+};
+
+// A CTA that holds shared locations, seen from one thread of its cluster at the end of the test.
+// When only the owner's own threads name its locations, the last of them to arrive copies the
+// final values out (Last), and nobody waits. When other CTAs reach them through DSMEM, they
+// Arrive, and the owner's first thread Waits for them: the block must outlive remote accesses.
+struct Join {
+  enum class Kind { Last, Arrive, Wait };
+  int ownerCta = 0, ownerRank = 0;
+  Kind kind = Kind::Last;
+  int expected = 0;   // Last: arrivals in all; Wait: arrivals of the others
+  bool init = false;  // this thread writes the owner's initial values (its first thread)
+};
+
+struct ThreadPlan {
+  int role = 0, rank = 0, warp = 0;  // test cluster, CTA rank in the cluster, warp in the CTA
+  int cta = 0;
+  std::map<std::string, RegPlan> regs;
+  std::vector<int> locs;    // locations it names
+  std::vector<Join> joins;  // owner CTAs it arrives at (or copies out of)
+};
+
+struct RolePlan {
+  int cluster = 0;
+  std::vector<int> ctas;                     // per rank: the test CTA number
+  std::vector<std::vector<int>> ctaThreads;  // per rank: its threads, in warp order
+};
+
+struct ObsPlan {
+  enum class Kind { Reg, Global, Shared, Constant };
+  Kind kind = Kind::Constant;
+  int thread = -1;
+  std::string reg;
+  int loc = -1, elem = -1;
+  int slot = 0;       // Reg: index among register results; Shared: among shared results
+  int64_t value = 0;  // Constant
+};
+
+struct Plan {
+  Mode mode = Mode::Lane;
+  Shape shape;  // maxTestClusters is the harness's to fill
+  std::vector<RolePlan> roles;
+  std::vector<ThreadPlan> threads;
+  std::vector<LocPlan> locs;
+  std::vector<ObsPlan> observed;
+  int regResults = 0, sharedResults = 0;
+  int slotsPerBlock = 1;  // shared slots per block (instances per block)
+  int sharedBytes = 0;    // static shared memory per block
+  int joinOffset = 0;     // byte offset of the join counters (a u32 per slot)
+  std::string ptxVersion = "7.8";
+  // Dat3M barrier operands (Test::dat3mBarriers): barrier (ID, INSTANCE) -> a PTX barrier id, and
+  // per (CTA, ID, INSTANCE) the threads whose code names it (the participants of a count-less one).
+  std::map<std::pair<int64_t, int64_t>, int> dat3mIds;
+  std::map<std::tuple<int, int64_t, int64_t>, int> dat3mParticipants;
+};
+
+// Throws litmus::Error at the offending thread, location or term when the test cannot run.
+Plan makePlan(const litmus::Test& test);
+
+// Is `name` a predicate register of thread `t`? (setp and wait destinations, guards, ...)
+bool isPredicate(const ThreadPlan& t, const std::string& name);
+
+}  // namespace gpu

@@ -1,0 +1,54 @@
+// PTX generation (private to gpu-runner): the test kernel `litmus_test`, whose threads run the
+// test's instructions as written, and the tally kernel `litmus_tally`, which turns each instance's
+// final registers and memory into an outcome and counts it in a hash table on the GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "gpu-runner/plan.h"
+#include "litmus/test.h"
+
+namespace gpu {
+
+// Histogram table: kTableEntries entries of tableEntryBytes(plan) bytes (a u32 state: 0 empty,
+// 1 being written, 2 ready; a u64 count at +8; the observed values as u64 from +16), then a u64
+// count of instances that found no free entry.
+constexpr int kTableEntries = 4096;
+inline int tableEntryBytes(const Plan& plan) { return 16 + 8 * static_cast<int>(plan.observed.size()); }
+
+// Tally modes (bits of its p_mode parameter).
+constexpr uint32_t kTallyRead = 1;  // count the current launch's outcomes, reset its spin counters
+constexpr uint32_t kTallyInit = 2;  // write the next launch's initial values
+
+// The whole module. Throws litmus::Error naming the first instruction it cannot generate.
+std::string generateModule(const litmus::Test& test, const Plan& plan);
+
+// ---- pieces shared by the generator's files ---------------------------------------------------
+
+class PtxText {
+ public:
+  void op(std::string_view s) { out_.append("\t").append(s).append(";\n"); }
+  void label(std::string_view name) { out_.append(name).append(":\n"); }
+  void comment(std::string_view s) { out_.append("\t// ").append(s).append("\n"); }
+  void raw(std::string_view s) { out_.append(s); }
+  const std::string& str() const { return out_; }
+
+ private:
+  std::string out_;
+};
+
+// One thread's instructions, from T<t>_BEGIN to just before T<t>_END.
+void emitBody(PtxText& out, const litmus::Test& test, const Plan& plan, int thread);
+// Register declarations the bodies need (temporaries, the threads' registers).
+void declareBodyRegisters(PtxText& out, const Plan& plan);
+// dst (u64) = base + byte offset of location region `v`'s slot for instance `n32` under the
+// launch record `lp` (params.h: kLocMul .. kStride). Uses %h_x, %h_X .. %h_W and %h_pp.
+void emitSlotAddress(PtxText& out, const std::string& lp, int v, int globals, const std::string& n32,
+                     const std::string& base, const std::string& dst);
+// "[p_lp+44]": word `w` of a launch record parameter.
+std::string word(const std::string& lp, int w);
+std::string hex(uint64_t v);
+
+}  // namespace gpu

@@ -1,0 +1,212 @@
+// PTX generation without a GPU: golden modules for a few catalogue tests (tests/gpu/golden/),
+// the instructions kept as written, and refusals that name what the runner cannot execute.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gpu-runner/runner.h"
+#include "litmus/files.h"
+#include "litmus/parse.h"
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Parsed under its path relative to the source tree, so that the golden text does not depend on
+// where the tree is checked out.
+litmus::Test catalogue(const std::string& rel) {
+  return litmus::parseYaml(slurp(std::string(LITMUS_SOURCE_DIR) + "/" + rel), rel);
+}
+
+litmus::Test yaml(const std::string& text) { return litmus::parseYaml(text, "t.yaml"); }
+
+const char* const kGolden[][2] = {
+    {"litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml", "MP+rel.gpu+acq.gpu-diffcta.ptx"},
+    {"litmus/catalog/barriers/MP+bar.sync.yaml", "MP+bar.sync.ptx"},
+    {"litmus/catalog/mbarrier/MP+mbarrier.arrive+test_wait.yaml", "MP+mbarrier.arrive+test_wait.ptx"},
+    {"litmus/catalog/barriers/MP+barrier.cluster.yaml", "MP+barrier.cluster.ptx"},
+};
+
+}  // namespace
+
+// UPDATE_GOLDEN=1 rewrites the files; review the diff before committing it.
+TEST_CASE("generated PTX of pinned catalogue tests matches the golden files") {
+  for (const auto& [test, golden] : kGolden) {
+    CAPTURE(test);
+    const std::string ptx = gpu::generatePtx(catalogue(test));
+    const std::string path = std::string(LITMUS_SOURCE_DIR) + "/tests/gpu/golden/" + golden;
+    if (std::getenv("UPDATE_GOLDEN")) std::ofstream(path) << ptx;
+    CHECK(ptx == slurp(path));
+  }
+}
+
+TEST_CASE("each instruction keeps its order, scope, state space and type") {
+  const std::string ptx =
+      gpu::generatePtx(catalogue("litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml"));
+  CHECK(ptx.find("\tst.global.u32 [%a0], 1;") != std::string::npos);
+  CHECK(ptx.find("\tst.release.gpu.global.u32 [%a1], 1;") != std::string::npos);
+  CHECK(ptx.find("\tld.acquire.gpu.global.u32 %t1_r0, [%a1];") != std::string::npos);
+  CHECK(ptx.find("\tld.global.u32 %t1_r1, [%a0];") != std::string::npos);
+  CHECK(ptx.find(".target sm_90") != std::string::npos);
+}
+
+TEST_CASE("untyped herd instructions get 64-bit types; red.acq_rel becomes an atom") {
+  const std::string ptx = gpu::generatePtx(yaml(R"(name: herdish
+locations: {x: 0}
+threads:
+  P0:
+    code: |
+      ld.weak %r0, [x];
+      atom.acq_rel.sys.sub %r1, [x], 1;
+      red.acq_rel.sys.add [x], 2;
+condition: exists (P0:r0 == 0)
+)"));
+  CHECK(ptx.find("ld.weak.b64 %t0_r0, [%g0];") != std::string::npos);
+  CHECK(ptx.find("atom.acq_rel.sys.add.u64 %t0_r1, [%g0], -1;") != std::string::npos);
+  CHECK(ptx.find("atom.acq_rel.sys.add.u64 %x0, [%g0], 2;") != std::string::npos);
+}
+
+TEST_CASE("barriers with branches run one instance per warp, with warp-uniform branches") {
+  const std::string ptx =
+      gpu::generatePtx(catalogue("litmus/catalog/mbarrier/MP+mbarrier.arrive+test_wait.yaml"));
+  CHECK(ptx.find("warp mode") != std::string::npos);
+  CHECK(ptx.find("vote.sync.any.pred") != std::string::npos);
+  CHECK(ptx.find("@%h_lane0 mbarrier.arrive.shared.b64 %t0_s, [%s1];") != std::string::npos);
+  const std::string lane =
+      gpu::generatePtx(catalogue("litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml"));
+  CHECK(lane.find("lane mode") != std::string::npos);
+}
+
+TEST_CASE("threads of one cluster share a cluster launch and reach shared memory through mapa") {
+  const std::string ptx = gpu::generatePtx(yaml(R"(name: dsmem
+locations: {x: {space: shared}}
+threads:
+  P0:
+    cta: 0
+    cluster: 0
+    code: |
+      st.relaxed.cluster.shared::cta.u32 [x], 1;
+  P1:
+    cta: 1
+    cluster: 0
+    code: |
+      ld.relaxed.cluster.shared::cluster.u32 %r0, [x];
+condition: exists (P1:r0 == 1)
+)"));
+  CHECK(ptx.find("mov.u32 %h_rank, %cluster_ctarank;") != std::string::npos);
+  CHECK(ptx.find("mapa.shared::cluster.u32 %s0, %s0, 0;") != std::string::npos);
+  CHECK(ptx.find("ld.relaxed.cluster.shared::cluster.u32 %t1_r0, [%s0];") != std::string::npos);
+  CHECK(ptx.find("red.release.cluster.shared::cluster.add.u32") != std::string::npos);  // join
+}
+
+TEST_CASE("mapa addresses are the hardware's, and the owner CTA waits for remote accesses") {
+  const std::string ptx =
+      gpu::generatePtx(catalogue("litmus/catalog/cluster/DSMEM-MP+rel.cluster+acq.cluster.yaml"));
+  CHECK(ptx.find("mapa.shared::cluster.u32 %w0, %l0, 1;") != std::string::npos);
+  CHECK(ptx.find("st.release.cluster.shared::cluster.u32 [%w0], 1;") != std::string::npos);
+  CHECK(ptx.find("ld.acquire.cluster.shared.u32 %t1_r0, [%s1];") != std::string::npos);
+  CHECK(ptx.find("ld.acquire.cluster.shared::cta.u32 %h_b") != std::string::npos);  // the owner waits
+  CHECK(ptx.find("barrier.cluster.wait;") != std::string::npos);                    // start barrier
+}
+
+TEST_CASE("Dat3M barriers get a PTX barrier id each and counts in threads") {
+  const std::string ptx = gpu::generatePtx(litmus::parseHerd(R"(PTX dat3m-bar
+{
+x=0;
+}
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0    | P2@cta 0,gpu 0 ;
+ st.weak x, 1   | bar.cta.sync 2    | bar.cta.sync 5, 1, 3 ;
+ bar.cta.sync 2 | ld.weak r0, x     |                ;
+exists (P1:r0 == 0)
+)",
+                                                             "t.litmus"));
+  CHECK(ptx.find("bar.cta.sync 0, 64;") != std::string::npos);  // (2, 0): P0 and P1 name it
+  CHECK(ptx.find("bar.cta.sync 1, 96;") != std::string::npos);  // (5, 1) with count 3
+  CHECK_THROWS_WITH(gpu::generatePtx(litmus::parseHerd(R"(PTX dat3m-reg
+{
+x=0; P0:r2=1;
+}
+ P0@cta 0,gpu 0 ;
+ bar.cta.sync 1, r2 ;
+exists (x == 0)
+)",
+                                                       "r.litmus")),
+                    doctest::Contains("a Dat3M barrier operand in a register"));
+}
+
+TEST_CASE("what the runner cannot run is refused with the position and the instruction") {
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: tex
+locations: {x: 0, t: {alias-of: x, proxy: texture}}
+threads:
+  P0:
+    code: |
+      st.global.u32 [x], 1;
+condition: exists (x == 1)
+)")),
+                    doctest::Contains("t.yaml:2:19: error: location 't' is an alias of 'x'"));
+  CHECK_THROWS_WITH(
+      gpu::generatePtx(yaml(R"(name: fp
+locations: {x: 0}
+threads:
+  P0:
+    code: |
+      st.global.u32 [x], 1;
+      fence.proxy.texture;
+condition: exists (x == 1)
+)")),
+      "t.yaml:7:7: error: the GPU runner cannot run 'fence.proxy.texture': fence.proxy.texture is "
+      "the model's (Dat3M's) fence; PTX has no such instruction");
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: gpus
+locations: {x: 0}
+threads:
+  P0:
+    gpu: 0
+    code: |
+      st.global.u32 [x], 1;
+  P1:
+    gpu: 1
+    code: |
+      ld.global.u32 %r0, [x];
+condition: exists (P1:r0 == 1)
+)")),
+                    doctest::Contains("threads P0 and P1 run on different GPUs"));
+}
+
+TEST_CASE("state that the hardware encodes differently from the model is not observed") {
+  CHECK_THROWS_WITH(gpu::generatePtx(catalogue("litmus/catalog/mbarrier/mbarrier.init-unpublished.yaml")),
+                    doctest::Contains("cannot observe P1:s: an mbarrier state is encoded differently"));
+}
+
+// The generator must never crash: every catalogue test is either generated or refused with a
+// positioned error.
+TEST_CASE("every catalogue test is generated or refused") {
+  int generated = 0, refused = 0;
+  for (const std::string& f : litmus::findTestFiles({std::string(LITMUS_SOURCE_DIR) + "/litmus/catalog"})) {
+    CAPTURE(f);
+    litmus::Test t;
+    try {
+      t = litmus::parseFile(f);
+    } catch (const litmus::Error&) {
+      continue;  // the front end's business
+    }
+    try {
+      const std::string ptx = gpu::generatePtx(t);
+      CHECK(ptx.find(".entry litmus_test") != std::string::npos);
+      CHECK(ptx.find(".entry litmus_tally") != std::string::npos);
+      ++generated;
+    } catch (const litmus::Error& e) {
+      CHECK(std::string(e.what()).find(": error: ") != std::string::npos);
+      ++refused;
+    }
+  }
+  CHECK(generated > 100);
+  MESSAGE(generated << " generated, " << refused << " refused");
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Every catalogue test's generated PTX assembles with `ptxas -arch=sm_90`, and every test is
+# either generated or refused with a reason (never dropped silently).
+#
+#   bash tests/gpu/ptxas.sh PATH-TO-LITMUS [SOURCE-DIR]
+#
+# ptxas is $LITMUS_PTXAS when set, else looked up in PATH, then in /usr/local/cuda/bin. Without it
+# the script exits 77, which ctest reports as skipped. Exit 1 when a module does not assemble.
+set -u
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+  echo "usage: $0 PATH-TO-LITMUS [SOURCE-DIR]" >&2
+  exit 2
+fi
+LITMUS=$1
+SRC=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+if [ -n "${LITMUS_PTXAS+set}" ]; then
+  PTXAS=$LITMUS_PTXAS
+else
+  PTXAS=$(command -v ptxas || true)
+  if [ -z "$PTXAS" ] && [ -x /usr/local/cuda/bin/ptxas ]; then PTXAS=/usr/local/cuda/bin/ptxas; fi
+fi
+if [ -z "$PTXAS" ] || [ ! -x "$PTXAS" ]; then
+  echo "skipped: ptxas not found (PATH, /usr/local/cuda/bin)"
+  exit 77
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-ptxas.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+
+"$LITMUS" run --emit-ptx "$TMP/ptx" "$SRC/litmus/catalog" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -ne 0 ] && [ $rc -ne 2 ]; then
+  echo "litmus run --emit-ptx exited $rc"
+  cat "$TMP/err"
+  exit 1
+fi
+files=$(find "$SRC/litmus/catalog" -name '*.yaml' | wc -l)
+generated=$(find "$TMP/ptx" -name '*.ptx' 2>/dev/null | wc -l)
+refused=$(grep -c ': error: ' "$TMP/err")
+failed=0
+for f in "$TMP"/ptx/*.ptx; do
+  [ -e "$f" ] || continue
+  if ! "$PTXAS" -arch=sm_90 "$f" -o /dev/null 2>"$TMP/ptxas.err"; then
+    failed=$((failed + 1))
+    echo "FAIL $(basename "$f"):"
+    head -5 "$TMP/ptxas.err" | sed 's/^/  /'
+  fi
+done
+if [ "$refused" -gt 0 ]; then
+  echo "refused (file: reason):"
+  sed "s|^$SRC/||; s/^/  /" "$TMP/err"
+fi
+echo "$("$PTXAS" --version | tail -1)"
+echo "$files catalogue tests: $generated generated, $((generated - failed)) assembled with ptxas -arch=sm_90," \
+     "$failed failed to assemble, $refused refused"
+status=0
+if [ $((generated + refused)) -ne "$files" ]; then
+  echo "FAIL: $((files - generated - refused)) tests were neither generated nor refused"
+  status=1
+fi
+[ "$failed" -eq 0 ] && [ "$generated" -gt 0 ] || status=1
+exit $status
