@@ -12,6 +12,7 @@
 
 #include "checker/checker.h"
 #include "checker/graph.h"
+#include "cli/run.h"
 #include "suite/suite.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
@@ -24,6 +25,8 @@ commands:
   check PATH...      every final state the PTX model allows, per test (herd-style output)
   suite PATH...      check tests against expectations: a line per failure, then a summary
   convert FILE       print a herd .litmus test as YAML
+  run PATH...        run tests on the GPU: histogram of final states against the model
+                     (`litmus run --help` for its options)
   help               this text
 
 options (check, suite):
@@ -209,6 +212,7 @@ int cmdConvert(const Args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "run") return cmdRun(argc - 2, argv + 2);  // cli/run.cpp
   try {
     const Args a = parseArgs(argc, argv);
     if (a.command == "help" || a.command == "--help" || a.command == "-h") {

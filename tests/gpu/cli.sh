@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# End-to-end tests of `litmus run` without a GPU: no driver, a driver without a device (the CUDA
+# stub, when installed), and a fake driver (tests/gpu/fake_cuda.cc) that reports chosen final
+# states, hangs or rejects the PTX, so that the report, VIOLATION lines, exit codes, JSON, the
+# watchdog and --tune are exercised.
+#
+#   bash tests/gpu/cli.sh PATH-TO-LITMUS PATH-TO-FAKE-LIBCUDA [SOURCE-DIR]
+set -u
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+  echo "usage: $0 PATH-TO-LITMUS PATH-TO-FAKE-LIBCUDA [SOURCE-DIR]" >&2
+  exit 2
+fi
+LITMUS=$1
+FAKE=$2
+SRC=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
+export LC_ALL=C
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-gpu-cli.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+cd "$SRC" || exit 2
+MP=litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
+SB=litmus/catalog/shapes/SB+fence.sc.gpu.yaml
+
+PASSED=0
+FAILED=0
+check() {  # check DESCRIPTION COMMAND...: ok when the command succeeds
+  local what=$1
+  shift
+  if "$@"; then
+    PASSED=$((PASSED + 1))
+    echo "ok - $what"
+  else
+    FAILED=$((FAILED + 1))
+    echo "not ok - $what"
+    echo "#   exit $RC; stdout:"
+    sed 's/^/#     /' "$TMP/out" | head -20
+    echo "#   stderr:"
+    sed 's/^/#     /' "$TMP/err" | head -20
+  fi
+}
+RC=0
+lit() {  # run litmus (killed after 60 s so that the script always ends)
+  timeout 60 "$LITMUS" "$@" >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+}
+has() { grep -qF -- "$2" "$TMP/$1"; }
+fake() { LITMUS_LIBCUDA=$FAKE lit "$@"; }
+
+LITMUS_LIBCUDA=$TMP/none/libcuda.so.1 lit run -n 1000 "$MP"
+check "no driver: exit 2" test $RC -eq 2
+check "no driver: says so" has err "litmus run: no CUDA driver found ($TMP/none/libcuda.so.1)"
+check "no driver: nothing on stdout" test ! -s "$TMP/out"
+
+if [ -e /usr/local/cuda/lib64/stubs/libcuda.so ]; then
+  LITMUS_LIBCUDA=/usr/local/cuda/lib64/stubs/libcuda.so lit run -n 1000 "$MP"
+  check "driver without a device (CUDA stub): exit 2" test $RC -eq 2
+  check "driver without a device: says so" has err "litmus run: no usable CUDA device: cuInit failed"
+fi
+
+lit run
+check "no test: usage error" test $RC -eq 2
+check "no test: usage printed" has err "usage: litmus run"
+lit run -n lots "$MP"
+check "bad -n: exit 2" test $RC -eq 2
+lit run --help
+check "--help: exit 0 and usage" test $RC -eq 0
+printf 'memStride = 4\nbogus = 1\n' >"$TMP/bad.profile"
+fake run --profile "$TMP/bad.profile" "$MP"
+check "bad profile: positioned error" has err "$TMP/bad.profile:2:1: error: unknown profile key 'bogus'"
+
+lit run --emit-ptx "$TMP/ptx" "$MP" litmus/catalog/alias/MP+alias-nofence.yaml
+check "--emit-ptx with a refused test: exit 2" test $RC -eq 2
+check "--emit-ptx writes the PTX" test -s "$TMP/ptx/MP+rel.gpu+acq.gpu-diffcta.ptx"
+check "--emit-ptx names the refused location" has err "litmus/catalog/alias/MP+alias-nofence.yaml:"
+check "--emit-ptx counts" has out "1 written, 1 refused"
+
+# MP+rel.gpu+acq.gpu-diffcta observes (P1:r0, P1:r1); the model allows (0,0) (0,1) (1,1).
+FAKE_CUDA_STATES="0,0;1,1" fake run -n 100000 --seed 7 --json "$TMP/run.json" "$MP"
+check "allowed states only: exit 0" test $RC -eq 0
+check "histogram header" has out "Histogram (2 states)"
+check "count then state, marked allowed" grep -qE '^[0-9]+ +:> P1:r0=1; P1:r1=1;  allowed$' "$TMP/out"
+check "allowed states never observed" has out "Never observed (allowed) P1:r0=0; P1:r1=1;"
+check "no VIOLATION" test "$(grep -c VIOLATION "$TMP/out")" -eq 0
+check "instances reported" grep -qE '^Instances [0-9]+ in ' "$TMP/out"
+check "json: one object with the histogram" grep -q '"status":"ok".*"histogram":\[{"state":{"P1:r0":0,"P1:r1":0},"count":[0-9]*,"allowed":true}' "$TMP/run.json"
+
+FAKE_CUDA_STATES="0,0;1,0" fake run -n 100000 "$MP"
+check "a forbidden state: exit 1" test $RC -eq 1
+check "a forbidden state: VIOLATION line" grep -qE '^VIOLATION P1:r0=1; P1:r1=0; observed [0-9]+ times' "$TMP/out"
+check "a forbidden state: marked *> and forbidden" grep -qE '\*> P1:r0=1; P1:r1=0;  forbidden$' "$TMP/out"
+
+FAKE_CUDA_HANG="test SB+fence.sc.gpu" FAKE_CUDA_STATES="0,1;1,1" fake run -n 1000 --timeout 2 "$SB" "$MP"
+check "a test that never ends: exit 3" test $RC -eq 3
+check "a test that never ends: reported as a timeout" has out "Test SB+fence.sc.gpu: timeout: stopped by the watchdog after 2 s"
+check "the next test still runs" has out "Test MP+rel.gpu+acq.gpu-diffcta on Fake GPU"
+check "a test that never ends: the model says it terminates" has out "the model says every execution terminates"
+check "summary line" has out "Summary: 2 tests: 1 within the model, 0 with forbidden states observed, 0 hung as the model allows, 1 timed out, 0 refused, 0 failed to run"
+
+HANG=litmus/catalog/barriers/bar.sync-count-half.yaml
+FAKE_CUDA_HANG="test bar.sync-count-half" fake run -n 1000 --timeout 2 --json "$TMP/hang.json" "$HANG"
+check "a test the model says can hang, hanging: exit 0" test $RC -eq 0
+check "a test the model says can hang: reported as hung, with the model's reason" grep -qE '^Test bar.sync-count-half: hung: stopped by the watchdog after 2 s.*; the model says it can hang: ' "$TMP/out"
+check "hung: json says the hang was expected" grep -q '"status":"timeout".*"hangExpected":true' "$TMP/hang.json"
+
+lit run --emit-ptx "$TMP/ptx2" litmus/catalog/mbarrier/mbarrier.inval.yaml
+check "undefined behaviour is refused" has err "an mbarrier operation on an invalidated object is undefined behaviour"
+
+FAKE_CUDA_REJECT=1 fake run -n 1000 "$MP"
+check "the driver rejects the PTX: exit 2" test $RC -eq 2
+check "the driver rejects the PTX: its log is shown" has out "fake: rejected on request"
+
+FAKE_CUDA_STATES="1,1" fake run --tune --trials 3 -n 1000 --profile "$TMP/tuned.profile"
+check "--tune: exit 0" test $RC -eq 0
+check "--tune: one line per trial" test "$(grep -c '^trial ' "$TMP/out")" -eq 3
+check "--tune: saves the profile" grep -q '^memStride = ' "$TMP/tuned.profile"
+FAKE_CUDA_STATES="0,0" fake run -n 1000 --profile "$TMP/tuned.profile" "$MP"
+check "a saved profile loads" test $RC -eq 0
+
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
