@@ -45,7 +45,15 @@ bool load(Api& api, std::string& why) {
             bind(api.lib, api.cuOccupancyMaxActiveBlocksPerMultiprocessor,
                  "cuOccupancyMaxActiveBlocksPerMultiprocessor", false, why) &&
             bind(api.lib, api.cuOccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters", false, why) &&
-            bind(api.lib, api.cuGetErrorName, "cuGetErrorName", false, why);
+            bind(api.lib, api.cuGetErrorName, "cuGetErrorName", false, why) &&
+            bind(api.lib, api.cuMemGetAllocationGranularity, "cuMemGetAllocationGranularity", false, why) &&
+            bind(api.lib, api.cuMemCreate, "cuMemCreate", false, why) &&
+            bind(api.lib, api.cuMemRelease, "cuMemRelease", false, why) &&
+            bind(api.lib, api.cuMemAddressReserve, "cuMemAddressReserve", false, why) &&
+            bind(api.lib, api.cuMemAddressFree, "cuMemAddressFree", false, why) &&
+            bind(api.lib, api.cuMemMap, "cuMemMap", false, why) &&
+            bind(api.lib, api.cuMemUnmap, "cuMemUnmap", false, why) &&
+            bind(api.lib, api.cuMemSetAccess, "cuMemSetAccess", false, why);
   if (!ok) unload(api);
   return ok;
 }

@@ -16,14 +16,41 @@ using CUcontext = struct CUctx_st*;
 using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
+using CUmemGenericAllocationHandle = unsigned long long;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH = 120;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 1;
+constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
+constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
+constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0;
+
+// The virtual memory management API, for one physical buffer mapped at two addresses (aliases).
+struct MemLocation {  // CUmemLocation
+  int type;
+  int id;
+};
+struct MemAllocationProp {  // CUmemAllocationProp
+  int type;
+  int requestedHandleTypes;
+  MemLocation location;
+  void* win32HandleMetaData;
+  struct {
+    unsigned char compressionType, gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+};
+struct MemAccessDesc {  // CUmemAccessDesc
+  MemLocation location;
+  int flags;
+};
 
 struct LaunchAttribute {  // CUlaunchAttribute
   int id;
@@ -68,6 +95,16 @@ struct Api {
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, size_t) = nullptr;
   CUresult (*cuOccupancyMaxActiveClusters)(int*, CUfunction, const LaunchConfig*) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char**) = nullptr;
+  // Virtual memory management (CUDA 10.2 and later); needed only for tests with aliases.
+  CUresult (*cuMemGetAllocationGranularity)(size_t*, const MemAllocationProp*, int) = nullptr;
+  CUresult (*cuMemCreate)(CUmemGenericAllocationHandle*, size_t, const MemAllocationProp*,
+                          unsigned long long) = nullptr;
+  CUresult (*cuMemRelease)(CUmemGenericAllocationHandle) = nullptr;
+  CUresult (*cuMemAddressReserve)(CUdeviceptr*, size_t, size_t, CUdeviceptr, unsigned long long) = nullptr;
+  CUresult (*cuMemAddressFree)(CUdeviceptr, size_t) = nullptr;
+  CUresult (*cuMemMap)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long) = nullptr;
+  CUresult (*cuMemUnmap)(CUdeviceptr, size_t) = nullptr;
+  CUresult (*cuMemSetAccess)(CUdeviceptr, size_t, const MemAccessDesc*, size_t) = nullptr;
 };
 
 // Loads libcuda.so.1 (or the file $LITMUS_LIBCUDA names, for tests) and its entry points.

@@ -30,6 +30,11 @@ class Device {
   Device& operator=(const Device&) = delete;
   ~Device() {
     for (CUdeviceptr p : allocations_) api_.cuMemFree(p);
+    for (const auto& [p, bytes] : reserved_) {
+      api_.cuMemUnmap(p, bytes);
+      api_.cuMemAddressFree(p, bytes);
+    }
+    for (cuda::CUmemGenericAllocationHandle h : handles_) api_.cuMemRelease(h);
     cuda::unload(api_);
   }
 
@@ -45,7 +50,9 @@ class Device {
     check(api_.cuDeviceGetName(name, sizeof name - 1, dev_), "cuDeviceGetName");
     sms_ = attribute(cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
     const int major = attribute(cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    name_ = std::string(name) + " (" + std::to_string(sms_) + " SMs, sm_" + std::to_string(major) + "x)";
+    const int minor = attribute(cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    name_ = std::string(name) + " (" + std::to_string(sms_) + " SMs, sm_" + std::to_string(major) +
+            std::to_string(minor) + ")";
     if (major < 9)
       throw DriverError{RunStatus::NoDevice,
                         "the runner needs an sm_90 (Hopper) or newer GPU; found " + name_};
@@ -99,6 +106,35 @@ class Device {
     return p;
   }
 
+  // One physical buffer of at least `bytes`, mapped at p and again at p + span, zeroed; returns p.
+  // A location's alias reaches the same memory through the second mapping, as aliases do.
+  CUdeviceptr allocTwice(uint64_t bytes, uint64_t& span) {
+    if (!api_.cuMemCreate || !api_.cuMemMap || !api_.cuMemAddressReserve || !api_.cuMemSetAccess ||
+        !api_.cuMemGetAllocationGranularity || !api_.cuMemUnmap || !api_.cuMemAddressFree || !api_.cuMemRelease)
+      throw DriverError{RunStatus::NoDevice, "the test has aliases, which need the driver's virtual memory API"};
+    cuda::MemAllocationProp prop{};
+    prop.type = cuda::CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location = {cuda::CU_MEM_LOCATION_TYPE_DEVICE, dev_};
+    size_t grain = 0;
+    check(api_.cuMemGetAllocationGranularity(&grain, &prop, cuda::CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+          "cuMemGetAllocationGranularity");
+    grain = std::max<size_t>(grain, 256);
+    span = (std::max<uint64_t>(bytes, 256) + grain - 1) / grain * grain;
+    cuda::CUmemGenericAllocationHandle h = 0;
+    check(api_.cuMemCreate(&h, span, &prop, 0), "cuMemCreate (" + std::to_string(span) + " bytes)");
+    handles_.push_back(h);
+    CUdeviceptr p = 0;
+    check(api_.cuMemAddressReserve(&p, 2 * span, grain, 0, 0), "cuMemAddressReserve");
+    reserved_.emplace_back(p, 2 * span);
+    check(api_.cuMemMap(p, span, 0, h, 0), "cuMemMap");
+    check(api_.cuMemMap(p + span, span, 0, h, 0), "cuMemMap (the alias)");
+    const cuda::MemAccessDesc access{{cuda::CU_MEM_LOCATION_TYPE_DEVICE, dev_},
+                                     cuda::CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+    check(api_.cuMemSetAccess(p, 2 * span, &access, 1), "cuMemSetAccess");
+    check(api_.cuMemsetD8(p, 0, span), "cuMemsetD8");
+    return p;
+  }
+
   // clusterSize 0: a plain launch.
   void launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args) {
     if (clusterSize == 0) {
@@ -124,6 +160,8 @@ class Device {
   cuda::CUmodule module_ = nullptr;
   cuda::CUfunction test_ = nullptr, tally_ = nullptr;
   std::vector<CUdeviceptr> allocations_;
+  std::vector<std::pair<CUdeviceptr, uint64_t>> reserved_;  // address ranges of allocTwice
+  std::vector<cuda::CUmemGenericAllocationHandle> handles_;
   int sms_ = 1;
   std::string name_;
 
@@ -146,13 +184,22 @@ class Device {
 struct Buffers {
   CUdeviceptr loc[2] = {0, 0}, res = 0, shout = 0, spin = 0, scratch = 0, table = 0;
   uint64_t tableBytes = 0;
+  uint64_t aliasSpan = 0;  // tests with aliases: where the second mapping of the locations starts
 };
 
-Buffers allocate(Device& d, const Plan& plan, const RunOptions& o) {
+bool hasAliases(const litmus::Test& test) {
+  return std::any_of(test.locations.begin(), test.locations.end(),
+                     [](const litmus::Location& l) { return !l.aliasOf.empty(); });
+}
+
+Buffers allocate(Device& d, const litmus::Test& test, const Plan& plan, const RunOptions& o) {
   Buffers b;
   const uint64_t n = maxInstances(plan.shape, o.profile);
-  b.loc[0] = d.alloc(locationBytes(plan.shape, o.profile));
-  b.loc[1] = d.alloc(locationBytes(plan.shape, o.profile));
+  for (CUdeviceptr& loc : b.loc)
+    loc = hasAliases(test) ? d.allocTwice(locationBytes(plan.shape, o.profile), b.aliasSpan)
+                           : d.alloc(locationBytes(plan.shape, o.profile));
+  if (b.aliasSpan > UINT32_MAX)
+    throw DriverError{RunStatus::Error, "the location buffer is too large for an alias offset"};
   b.res = d.alloc(n * static_cast<uint64_t>(std::max(1, plan.regResults)) * 8);
   b.shout = d.alloc(n * static_cast<uint64_t>(std::max(1, plan.sharedResults)) * 8);
   b.spin = d.alloc(n * 4);
@@ -203,12 +250,14 @@ void launchLoop(Device& d, Buffers& b, const Plan& plan, const litmus::Test& tes
                 RunResult& r) {
   Rng rng(o.seed);
   Launch none{}, cur = drawLaunch(plan.shape, o.profile, rng);
+  cur.words[kAliasSpan] = static_cast<uint32_t>(b.aliasSpan);
   launchTally(d, b, b.loc[1], b.loc[0], kTallyInit, none, cur);
   d.synchronize();
   const auto start = std::chrono::steady_clock::now();
   auto lastProgress = start;
   for (uint64_t e = 0; r.instances < o.count; ++e) {
     Launch next = drawLaunch(plan.shape, o.profile, rng);
+    next.words[kAliasSpan] = static_cast<uint32_t>(b.aliasSpan);
     CUdeviceptr here = b.loc[e % 2], there = b.loc[(e + 1) % 2];
     void* args[] = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data()};
     d.launch(d.testKernel(), cur.blocks, cur.threads, plan.shape.clusterLaunch ? plan.shape.clusterSize : 0,
@@ -246,7 +295,7 @@ RunResult runOnDevice(const litmus::Test& test, Plan plan, const std::string& pt
         std::max<uint32_t>(static_cast<uint32_t>(plan.shape.roles),
                            static_cast<uint32_t>(uint64_t{resident} * 100 /
                                                  (100 + static_cast<uint64_t>(options.profile.stressPct))));
-    Buffers b = allocate(d, plan, options);
+    Buffers b = allocate(d, test, plan, options);
     launchLoop(d, b, plan, test, options, r);
     r.status = RunStatus::Ok;
     readHistogram(d, b, plan, r);

@@ -56,6 +56,7 @@ enum LaunchWord : int {
   kPreStressIters,
   kScratchLines,   // lines of stressLineBytes in the scratch area
   kTestClusters,   // hardware clusters that test; the rest stress
+  kAliasSpan,      // bytes from a location to its alias (the buffer's second mapping); 0: none
   kRoleBase = 24,  // per role j at kRoleBase + 5 j: group inverse, group offset, lane inverse,
                    // lane offset, group-in-block shift
 };

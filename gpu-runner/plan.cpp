@@ -29,6 +29,11 @@ bool isCtaBarrier(const Instr& in) {
          in.barOp != litmus::BarOp::ClusterWait;
 }
 
+// The state space operand `a` is accessed in: a bulk copy reads its source in its own space.
+litmus::Space operandSpace(const Instr& in, size_t a) {
+  return in.op == Opcode::Async && in.asyncOp == litmus::AsyncOp::Copy && a == 1 ? in.srcSpace : in.space;
+}
+
 // Operand positions that hold predicates; every other register operand holds a value.
 std::vector<size_t> predicatePositions(const Instr& in) {
   if (in.args.empty()) return {};
@@ -163,9 +168,20 @@ void addElement(LocPlan& l, int64_t offset, int bytes, bool isSigned) {
   l.elements.push_back({offset, bytes, isSigned, 0});
 }
 
-// Elements come from memory accesses (through [x] or a mapa register [%r]) and mbarrier
-// operations; mapa and getctarank only name a location, which makes the thread one of its
-// accessors (it may reach the location through the address it computes).
+// A bulk copy moves 4-byte words (D30), each an element, so that every word of the range gets its
+// initial value; the hardware wants both addresses 16-byte aligned (cp.async.bulk).
+void addBulkRange(const Instr& in, size_t a, int64_t offset, LocPlan& l) {
+  for (const litmus::BulkRange& r : litmus::bulkRanges(in)) {
+    if (r.operand != static_cast<int>(a)) continue;
+    l.align = 16;
+    for (int64_t k = 0; k < r.bytes; k += 4) addElement(l, offset + k, 4, false);
+  }
+}
+
+// Elements come from memory accesses (through [x] or a mapa register [%r]), bulk copies and
+// mbarriers (of mbarrier instructions and of asynchronous operations); mapa and getctarank only
+// name a location, which makes the thread one of its accessors (it may reach the location through
+// the address it computes).
 void collectAccesses(const Test& test, Plan& plan, const std::map<std::string, int>& byName) {
   for (size_t i = 0; i < test.threads.size(); ++i)
     for (const Instr& in : test.threads[i].code) {
@@ -174,15 +190,18 @@ void collectAccesses(const Test& test, Plan& plan, const std::map<std::string, i
         const Operand& o = in.args[a];
         auto it = byName.find(litmus::addressLocation(test.threads[i], o));
         if (it == byName.end()) continue;
-        LocPlan& l = plan.locs[static_cast<size_t>(it->second)];
+        const int named = plan.locs[static_cast<size_t>(it->second)].aliasOf;  // an alias's elements
+        LocPlan& l = plan.locs[static_cast<size_t>(named >= 0 ? named : it->second)];  // are its target's
         const bool memOp = static_cast<int>(a) == ai;
+        const bool mbar = in.op == Opcode::Mbarrier || asyncMbarrier(in) == static_cast<int>(a);
         const int bytes = memOp && litmus::elementBytes(in) ? litmus::elementBytes(in) : 8;
         // The hardware wants a vector access aligned to its whole width, not to one element.
         if (memOp) l.align = std::max(l.align, std::min(bytes * in.vec, 16));
-        if (memOp || in.op == Opcode::Mbarrier)
+        if (memOp || mbar)
           for (int k = 0; k < (memOp ? in.vec : 1); ++k)
             addElement(l, o.imm + int64_t{k} * bytes, bytes, litmus::isSignedType(in.type));
-        if (in.op == Opcode::Mbarrier) l.mbarrier = true;
+        if (mbar) l.mbarrier = true;
+        addBulkRange(in, a, o.imm, l);
         if (std::find(l.accessors.begin(), l.accessors.end(), static_cast<int>(i)) == l.accessors.end())
           l.accessors.push_back(static_cast<int>(i));
         auto& mine = plan.threads[i].locs;
@@ -191,23 +210,62 @@ void collectAccesses(const Test& test, Plan& plan, const std::map<std::string, i
     }
 }
 
+// An untyped access inside a copied range would cover two of its words, which the validator (it
+// checks typed accesses) lets through and the model does not relate.
+void checkBulkWords(const Test& test, const Plan& plan, const std::map<std::string, int>& byName) {
+  for (const litmus::Thread& t : test.threads)
+    for (const Instr& in : t.code)
+      for (const litmus::BulkRange& r : litmus::bulkRanges(in)) {
+        const Operand& o = in.args[static_cast<size_t>(r.operand)];
+        auto it = byName.find(litmus::addressLocation(t, o));
+        if (it == byName.end()) continue;
+        const LocPlan& l = plan.locs[static_cast<size_t>(it->second)];
+        for (const Element& e : l.elements)
+          if (e.offset < o.imm + r.bytes && e.offset + e.bytes > o.imm && e.bytes != 4)
+            throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': it copies 4-byte words of '" +
+                                    l.name + "', and another access covers " + std::to_string(e.bytes) +
+                                    " bytes of it at once");
+      }
+}
+
+// A generic alias is the location's memory seen through the buffer's second mapping (harness.cpp),
+// so one alias per global location; surface, texture and constant views would need those objects.
+void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>& byName) {
+  std::set<int> aliased;
+  for (size_t v = 0; v < test.locations.size(); ++v) {
+    const litmus::Location& loc = test.locations[v];
+    if (loc.aliasOf.empty()) continue;
+    const std::string what = "location '" + loc.name + "' is an alias of '" + loc.aliasOf + "'";
+    if (loc.aliasProxy != litmus::Proxy::Generic)
+      throw Error(loc.loc, what + " through the " + litmus::toString(loc.aliasProxy) +
+                               " proxy; the GPU runner has no texture, surface, constant or tensor-map objects yet");
+    int target = byName.at(loc.aliasOf);
+    while (!test.locations[static_cast<size_t>(target)].aliasOf.empty())
+      target = byName.at(test.locations[static_cast<size_t>(target)].aliasOf);
+    if (plan.locs[v].shared || plan.locs[static_cast<size_t>(target)].shared)
+      throw Error(loc.loc, what + "; the GPU runner maps only global memory twice");
+    if (!aliased.insert(target).second)
+      throw Error(loc.loc, what + ", which has another alias; the GPU runner maps memory only twice");
+    plan.locs[v].aliasOf = target;
+  }
+}
+
 void collectLocations(const Test& test, Plan& plan) {
   std::map<std::string, int> byName;
   int globals = 0, shareds = 0;
   for (const litmus::Location& loc : test.locations) {
-    if (!loc.aliasOf.empty())
-      throw Error(loc.loc, "location '" + loc.name + "' is an alias of '" + loc.aliasOf +
-                               "'; the GPU runner does not map one memory at two addresses yet");
     LocPlan l;
     l.name = loc.name;
     l.shared = loc.space != litmus::Space::Global;
-    l.index = l.shared ? shareds++ : globals++;
+    l.index = !loc.aliasOf.empty() ? -1 : l.shared ? shareds++ : globals++;
     l.ownerCta = loc.ownerCta;
     l.placed = loc.ownerCta >= 0;
     byName[loc.name] = static_cast<int>(plan.locs.size());
     plan.locs.push_back(l);
   }
+  planAliases(test, plan, byName);
   collectAccesses(test, plan, byName);
+  checkBulkWords(test, plan, byName);
   for (size_t v = 0; v < plan.locs.size(); ++v) {
     LocPlan& l = plan.locs[v];
     int end = 4;
@@ -238,9 +296,10 @@ void placeOwner(const Test& test, const Plan& plan, LocPlan& l) {
       throw Error(t.loc, "shared location '" + l.name + "' is named by " + first.name + " and " + t.name +
                              ", which run in different clusters; shared memory reaches one cluster");
     for (const Instr& in : t.code)
-      for (const Operand& o : in.args)
-        if (o.kind == Operand::Kind::Addr && o.name == l.name &&
-            (in.space == litmus::Space::Shared || in.space == litmus::Space::SharedCta)) {
+      for (size_t a = 0; a < in.args.size(); ++a)
+        if (const Operand& o = in.args[a]; o.kind == Operand::Kind::Addr && o.name == l.name &&
+                                           (operandSpace(in, a) == litmus::Space::Shared ||
+                                            operandSpace(in, a) == litmus::Space::SharedCta)) {
           if (l.ownerCta >= 0 && l.ownerCta != t.cta)
             throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': .shared::cta reaches only " +
                                     t.name + "'s own CTA, but '" + l.name + "' is held by CTA " +
@@ -274,12 +333,14 @@ void placeShared(const Test& test, Plan& plan) {
 }
 
 // The end of the test for shared memory, per owner CTA (see Join in plan.h).
-void planJoins(const Test& test, Plan& plan) {
+void planJoins(const Test& test, Plan& plan, const std::map<int, std::set<int>>& joiners) {
   std::map<int, std::set<int>> accessorsByOwner;
   for (const LocPlan& l : plan.locs)
     if (l.shared) {
       auto& set = accessorsByOwner[l.ownerCta];  // observed-only locations still need a copier
       set.insert(l.accessors.begin(), l.accessors.end());
+      if (auto it = joiners.find(l.ownerCta); it != joiners.end())
+        set.insert(it->second.begin(), it->second.end());
     }
   for (const auto& [owner, accessors] : accessorsByOwner) {
     int first = -1, rank = 0;
@@ -346,6 +407,7 @@ void mapObserved(const Test& test, Plan& plan) {
       for (size_t v = 0; v < plan.locs.size(); ++v)
         if (plan.locs[v].name == name) o.loc = static_cast<int>(v);
       if (o.loc < 0) throw Error(term.loc, "unknown location '" + name + "'");
+      if (plan.locs[static_cast<size_t>(o.loc)].aliasOf >= 0) o.loc = plan.locs[static_cast<size_t>(o.loc)].aliasOf;
       LocPlan& l = plan.locs[static_cast<size_t>(o.loc)];
       if (l.mbarrier)
         throw Error(term.loc,
@@ -448,53 +510,17 @@ void sizeShape(const Test& test, Plan& plan) {
   plan.sharedBytes = offset + 4 * plan.slotsPerBlock;
 }
 
-std::string minimumVersion(const Test& test) {
-  int minor = 78;  // PTX 7.8: sm_90, clusters, barrier.cluster, mapa
-  auto need = [&](int v) { minor = std::max(minor, v); };
-  for (const litmus::Thread& t : test.threads)
-    for (const Instr& in : t.code) {
-      if (in.op == Opcode::Mbarrier &&
-          (in.expectTx || in.mbarOp == litmus::MbarOp::ExpectTx || in.mbarOp == litmus::MbarOp::CompleteTx ||
-           in.semExplicit || in.scopeExplicit))
-        need(80);
-      if (in.op == Opcode::Mbarrier && in.semExplicit && in.sem == litmus::Sem::Relaxed) need(86);
-      if (in.op == Opcode::Bar && !isCtaBarrier(in) && in.semExplicit) need(80);
-      if (in.op == Opcode::Fence && in.restrict == litmus::FenceRestrict::MbarrierInit) need(80);
-      if (in.op == Opcode::Fence && in.restrict != litmus::FenceRestrict::None &&
-          in.restrict != litmus::FenceRestrict::MbarrierInit)
-        need(86);
-      if (in.op == Opcode::FenceProxy && in.proxyKind != litmus::FenceProxyKind::Alias) need(80);
-      if (in.vec > 1) need(81);
-      if (in.sem == litmus::Sem::Mmio) need(82);
-      if (in.type == litmus::Type::B128) need(83);
-    }
-  return std::to_string(minor / 10) + "." + std::to_string(minor % 10);
-}
 
-// Programs whose hardware behaviour the ISA leaves undefined say nothing about the model: an
-// mbarrier operation other than init on an invalidated object (§9.7.13.15.11). The model gives
-// such a program a meaning (D28), the hardware need not, so the runner refuses it.
-void refuseUndefined(const Test& test) {
-  for (const litmus::Thread& t : test.threads) {
-    std::set<std::string> invalid;
-    for (const Instr& in : t.code) {
-      if (in.op != Opcode::Mbarrier) continue;
-      const int ai = litmus::addressIndex(in);
-      if (ai < 0) continue;
-      const std::string loc = litmus::addressLocation(t, in.args[static_cast<size_t>(ai)]);
-      if (in.mbarOp == litmus::MbarOp::Init) invalid.erase(loc);
-      else if (invalid.count(loc))
-        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': an mbarrier operation on an "
-                            "invalidated object is undefined behaviour (§9.7.13.15.11), so the hardware's "
-                            "answer would not test the model");
-      if (in.mbarOp == litmus::MbarOp::Inval) invalid.insert(loc);
-    }
-  }
-}
 
 }  // namespace
 
 bool isPredicate(const ThreadPlan& t, const std::string& name) { return isPredicateOf(t, name); }
+
+int asyncMbarrier(const Instr& in) {
+  if (in.op != Opcode::Async) return -1;
+  if (in.asyncOp == litmus::AsyncOp::Copy) return in.bulkGroup ? -1 : 3;
+  return in.asyncOp == litmus::AsyncOp::Store || in.asyncOp == litmus::AsyncOp::Reduce ? 2 : -1;
+}
 
 Plan makePlan(const Test& test) {
   if (test.threads.empty()) throw Error({test.file, 0, 0}, "the test has no threads");
@@ -506,7 +532,7 @@ Plan makePlan(const Test& test) {
   collectRegisters(test, plan);
   collectLocations(test, plan);
   placeShared(test, plan);
-  planJoins(test, plan);
+  planJoins(test, plan, planDrains(test, plan));
   mapObserved(test, plan);
   sizeShape(test, plan);
   plan.ptxVersion = minimumVersion(test);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -36,9 +37,11 @@ struct LocPlan {
   int ownerCta = -1;        // shared: the test CTA whose shared memory holds it
   bool placed = false;      // shared: the test says which CTA holds it (`cta:`)
   int ownerRank = 0;        // shared: that CTA's rank in its cluster
-  int span = 4, align = 4;  // bytes of one instance's slot, and its alignment
+  int span = 4, align = 4;  // bytes of one instance's slot, and its alignment (16 for bulk copies)
   int sharedOffset = 0;     // shared: byte offset of its slots in a block's shared memory
-  bool mbarrier = false;    // some mbarrier instruction names it: its value is the hardware's
+  bool mbarrier = false;    // an mbarrier instruction or an asynchronous operation's completion
+                            // names it: its value is the hardware's
+  int aliasOf = -1;  // a generic alias: the location whose memory it is (the elements are there)
   std::vector<Element> elements;
   std::vector<int> accessors;  // threads that name it
 };
@@ -60,12 +63,30 @@ struct Join {
   bool init = false;  // this thread writes the owner's initial values (its first thread)
 };
 
+// The final state is the one after every asynchronous operation has completed (docs/model.md D30),
+// and a CTA must outlive the operations that write its shared memory. The hardware tells only
+// through the operation's mbarrier, so the thread that initialises it waits at the end of its code
+// for phase 0, which completes once every operation on it has landed:
+//   Phase:  the test itself arrives `count` times and expects exactly the bytes the operations
+//           complete, so phase 0 completes when, and only when, they have all landed;
+//   Arrive: nothing else arrives on it, expects bytes or waits on it, so the runner arrives
+//           `count` times expecting `bytes`, which it may do without changing what the test sees.
+struct Drain {
+  enum class Kind { Phase, Arrive };
+  Kind kind = Kind::Phase;
+  int loc = 0;
+  int64_t offset = 0;
+  int64_t bytes = 0, count = 1;  // Arrive: bytes the operations complete; the init count
+};
+
 struct ThreadPlan {
   int role = 0, rank = 0, warp = 0;  // test cluster, CTA rank in the cluster, warp in the CTA
   int cta = 0;
   std::map<std::string, RegPlan> regs;
-  std::vector<int> locs;    // locations it names
-  std::vector<Join> joins;  // owner CTAs it arrives at (or copies out of)
+  std::vector<int> locs;      // locations it names
+  std::vector<Join> joins;    // owner CTAs it arrives at (or copies out of)
+  std::vector<Drain> drains;  // mbarriers it waits on at its end
+  bool bulkDrain = false;     // it issues .bulk_group copies: at its end it waits for them all
 };
 
 struct RolePlan {
@@ -105,7 +126,21 @@ struct Plan {
 // Throws litmus::Error at the offending thread, location or term when the test cannot run.
 Plan makePlan(const litmus::Test& test);
 
+// plan_rules.cpp: the PTX version a test's instructions need ("8.0"), and the refusal of
+// programs whose hardware behaviour the ISA leaves undefined.
+std::string minimumVersion(const litmus::Test& test);
+void refuseUndefined(const litmus::Test& test);
+
 // Is `name` a predicate register of thread `t`? (setp and wait destinations, guards, ...)
 bool isPredicate(const ThreadPlan& t, const std::string& name);
+
+// The operand of an asynchronous operation that names the mbarrier it completes on; -1: none
+// (.bulk_group copies complete through wait_group).
+int asyncMbarrier(const litmus::Instr& in);
+
+// Gives the threads their drains (Drain) and refuses an asynchronous operation the runner cannot
+// wait for where it must (ptx_body_async.cpp). Returns, per CTA, the threads that must join it
+// besides the threads that name its shared locations (Join).
+std::map<int, std::set<int>> planDrains(const litmus::Test& test, Plan& plan);
 
 }  // namespace gpu

@@ -23,11 +23,14 @@ std::string mnemonicAsWritten(const Instr& in) {
 
 void BodyEmitter::emit() {
   initRegisters();
+  asyncPrologue();
   for (const Instr& in : test_.threads[static_cast<size_t>(t_)].code) {
     w_ = x_ = h_ = o_ = c_ = 0;
     if (in.op != Opcode::Label) out_.comment(in.text);
     instr(in);
   }
+  w_ = x_ = h_ = o_ = c_ = 0;
+  drain();
 }
 
 void BodyEmitter::instr(const Instr& in) {
@@ -40,6 +43,7 @@ void BodyEmitter::instr(const Instr& in) {
     case Opcode::FenceProxy: return fenceProxy(in);
     case Opcode::Bar: return bar(in);
     case Opcode::Mbarrier: return mbarrier(in);
+    case Opcode::Async: return asyncInstr(in);
     case Opcode::Mapa: return mapa(in);
     case Opcode::GetCtaRank: return getctarank(in);
     case Opcode::Mov: return mov(in);
@@ -156,11 +160,13 @@ const LocPlan& BodyEmitter::locOf(const Operand& a) const {
 
 // "[%a0+4]": the register that holds the location's address in the instruction's state space;
 // for [%r] (a mapa address), the register itself, narrowed for the 32-bit shared window.
-std::string BodyEmitter::address(const Instr& in, const Operand& a) {
+std::string BodyEmitter::address(const Instr& in, const Operand& a) { return address(in, a, in.space); }
+
+std::string BodyEmitter::address(const Instr& in, const Operand& a, litmus::Space space) {
   if (a.kind == Operand::Kind::RegAddr) {
     std::string r = reg(a.name);
-    if (in.space != litmus::Space::Generic) {
-      if (in.space != litmus::Space::SharedCluster)
+    if (space != litmus::Space::Generic) {
+      if (space != litmus::Space::SharedCluster)
         refuse(in, "a mapa address is reached with .shared::cluster or generic addressing");
       r = w();
       out_.op("cvt.u32.u64 " + r + ", " + reg(a.name));
@@ -172,7 +178,7 @@ std::string BodyEmitter::address(const Instr& in, const Operand& a) {
   const size_t v = static_cast<size_t>(&l - plan_.locs.data());
   using litmus::Space;
   std::string r;
-  switch (in.space) {
+  switch (space) {
     case Space::Generic: r = "%g" + std::to_string(v); break;
     case Space::Global:
       if (l.shared)
@@ -187,7 +193,7 @@ std::string BodyEmitter::address(const Instr& in, const Operand& a) {
       r = "%s" + std::to_string(v);
       break;
     default:
-      refuse(in, "the runner keeps no locations in ." + std::string(litmus::toString(in.space)) + " memory");
+      refuse(in, "the runner keeps no locations in ." + std::string(litmus::toString(space)) + " memory");
   }
   return "[" + r + (a.imm ? "+" + std::to_string(a.imm) : "") + "]";
 }

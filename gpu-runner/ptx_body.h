@@ -1,7 +1,7 @@
 // The emitter of a test body (private to gpu-runner): one member function per opcode, so that
 // supporting a new instruction is adding a case to instr() and its function. ptx_body.cpp has the
 // operands, memory accesses and register instructions; ptx_body_sync.cpp fences, barriers,
-// mbarriers, cluster addressing and branches.
+// mbarriers, cluster addressing and branches; ptx_body_async.cpp the asynchronous operations.
 #pragma once
 
 #include <string>
@@ -79,6 +79,8 @@ class BodyEmitter {
   // "[%a0+4]": the register that holds the location's address in the instruction's state space;
   // for [%r] (a mapa address), the register itself, narrowed for the 32-bit shared window.
   std::string address(const Instr& in, const Operand& a);
+  // The same in a state space of the instruction's choosing (a bulk copy's source, an mbarrier).
+  std::string address(const Instr& in, const Operand& a, litmus::Space space);
 
   // ---- ld / st ------------------------------------------------------------------------------
   static std::string order(const Instr& in);
@@ -124,6 +126,28 @@ class BodyEmitter {
 
   // A bare location's CTA is its owner's when the test places it, else the thread's own (model).
   void getctarank(const Instr& in);
+
+  // ---- asynchronous operations (ptx_body_async.cpp) ------------------------------------------
+  void asyncInstr(const Instr& in);
+
+  // cp.async.bulk, completing through an mbarrier or a bulk async-group.
+  void bulkCopy(const Instr& in);
+
+  // st.async and red.async: into another CTA of the cluster, completing on its mbarrier.
+  void remoteAsync(const Instr& in);
+
+  // An operand of an asynchronous operation in `space`; a bulk copy's must be 16-byte aligned.
+  std::string asyncAddress(const Instr& in, const Operand& a, litmus::Space space, bool bulk);
+  // The location an address operand names ([x] or a mapa register).
+  const LocPlan& target(const Instr& in, const Operand& a) const;
+  // The CTAs of the destination and of the mbarrier must be one (the hardware's rule).
+  void checkMbarrierCta(const Instr& in, const Operand& dst, const Operand& mbar) const;
+
+  // Before the first instruction: the initial values, written through the generic proxy before
+  // the start barrier, made visible to the async proxy of a thread that issues bulk copies.
+  void asyncPrologue();
+  // After the last instruction: wait for the thread's bulk groups and drain its mbarriers (Drain).
+  void drain();
 
   // ---- register instructions and control flow -----------------------------------------------
   void mov(const Instr& in);

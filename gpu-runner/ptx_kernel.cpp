@@ -177,6 +177,7 @@ void emitAddresses(PtxText& out, const Plan& plan) {
     const LocPlan& l = plan.locs[v];
     const std::string sv = num(static_cast<int64_t>(v));
     out.comment("location " + l.name + (l.shared ? " (shared, CTA " + num(l.ownerCta) + ")" : " (global)"));
+    if (l.aliasOf >= 0) continue;  // below, once its target's address is known
     if (!l.shared) {
       emitSlotAddress(out, kLp, l.index, plan.shape.globalLocations, "%h_n32", "%h_loc", "%g" + sv);
       out.op("cvta.to.global.u64 %a" + sv + ", %g" + sv);
@@ -194,11 +195,22 @@ void emitAddresses(PtxText& out, const Plan& plan) {
       out.op("@%h_p mapa.u64 %g" + sv + ", %g" + sv + ", " + num(l.ownerRank));
     }
   }
+  for (size_t v = 0; v < plan.locs.size(); ++v) {
+    const LocPlan& l = plan.locs[v];
+    if (l.aliasOf < 0) continue;
+    const std::string sv = num(static_cast<int64_t>(v));
+    out.comment("location " + l.name + ": an alias, the same memory through the buffer's second mapping");
+    out.op("ld.param.u32 %h_x, " + word(kLp, kAliasSpan));
+    out.op("cvt.u64.u32 %h_X, %h_x");
+    out.op("add.u64 %g" + sv + ", %g" + num(l.aliasOf) + ", %h_X");
+    out.op("cvta.to.global.u64 %a" + sv + ", %g" + sv);
+  }
 }
 
 // The first thread of each CTA that holds shared locations writes their initial values and zeroes
-// the join counter before the start barrier publishes them.
-void emitSharedInit(PtxText& out, const Plan& plan) {
+// the join counter before the start barrier publishes them. When bulk copies may read or write
+// them, a proxy fence after the writes orders them before the async proxy's accesses too.
+void emitSharedInit(PtxText& out, const Plan& plan, bool bulkCopies) {
   for (size_t t = 0; t < plan.threads.size(); ++t)
     for (const Join& j : plan.threads[t].joins) {
       if (!j.init) continue;
@@ -225,6 +237,7 @@ void emitSharedInit(PtxText& out, const Plan& plan) {
       out.op("mov.u32 %h_a, lt_smem");
       out.op("mad.lo.u32 %h_a, %h_slot, 4, %h_a");
       out.op("st.shared.u32 [%h_a+" + num(plan.joinOffset) + "], 0");
+      if (bulkCopies) out.op("fence.proxy.async.shared::cta");
       out.label(skip);
     }
 }
@@ -399,7 +412,12 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
   for (int j = 0; j < plan.shape.roles; ++j) emitRole(out, plan, j);
   out.label("H_INSTANCE");
   emitAddresses(out, plan);
-  emitSharedInit(out, plan);
+  const bool bulkCopies = std::any_of(test.threads.begin(), test.threads.end(), [](const litmus::Thread& t) {
+    return std::any_of(t.code.begin(), t.code.end(), [](const litmus::Instr& in) {
+      return in.op == litmus::Opcode::Async && in.asyncOp == litmus::AsyncOp::Copy;
+    });
+  });
+  emitSharedInit(out, plan, bulkCopies);
   emitStartBarrier(out, plan);
   emitAlignment(out, plan);
   for (size_t t = 0; t < plan.threads.size(); ++t) {

@@ -47,7 +47,7 @@ void emitKeys(PtxText& out, const Plan& plan) {
 
 void emitInitNext(PtxText& out, const Plan& plan) {
   for (const LocPlan& l : plan.locs) {
-    if (l.shared) continue;
+    if (l.shared || l.aliasOf >= 0) continue;  // an alias's elements are its target's
     emitSlotAddress(out, "p_nlp", l.index, plan.shape.globalLocations, "%h_n32", "%h_next", "%h_A");
     for (const Element& e : l.elements) {
       if (e.bytes == 0) continue;

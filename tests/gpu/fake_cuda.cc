@@ -85,7 +85,7 @@ int cuDeviceGetName(char* name, int len, int) {
   return 0;
 }
 int cuDeviceGetAttribute(int* v, int which, int) {
-  *v = which == 16 ? 4 : which == 75 ? 9 : 1;  // 4 SMs, sm_9x, cluster launch
+  *v = which == 16 ? 4 : which == 75 ? 9 : which == 76 ? 0 : 1;  // 4 SMs, sm_90, cluster launch
   return 0;
 }
 int cuDevicePrimaryCtxRetain(void** ctx, int) {
@@ -121,6 +121,24 @@ int cuMemFree_v2(uint64_t p) {
   std::free(reinterpret_cast<void*>(p));
   return 0;
 }
+// Virtual memory management, for tests with aliases: the reserved range is host memory (the fake
+// runs no kernel, so nothing needs the two mappings to share it).
+int cuMemGetAllocationGranularity(size_t* g, const void*, int) {
+  *g = 2u << 20;
+  return 0;
+}
+int cuMemCreate(uint64_t* h, size_t, const void*, unsigned long long) {
+  *h = 1;
+  return 0;
+}
+int cuMemRelease(uint64_t) { return 0; }
+int cuMemAddressReserve(uint64_t* p, size_t bytes, size_t, uint64_t, unsigned long long) {
+  return cuMemAlloc_v2(p, bytes);
+}
+int cuMemAddressFree(uint64_t p, size_t) { return cuMemFree_v2(p); }
+int cuMemMap(uint64_t, size_t, size_t, uint64_t, unsigned long long) { return 0; }
+int cuMemUnmap(uint64_t, size_t) { return 0; }
+int cuMemSetAccess(uint64_t, size_t, const void*, size_t) { return 0; }
 int cuMemsetD8_v2(uint64_t p, unsigned char v, size_t bytes) {
   std::memset(reinterpret_cast<void*>(p), v, bytes);
   return 0;

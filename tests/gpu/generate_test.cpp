@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "gpu-runner/plan.h"
 #include "gpu-runner/runner.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
@@ -33,6 +34,7 @@ const char* const kGolden[][2] = {
     {"litmus/catalog/barriers/MP+bar.sync.yaml", "MP+bar.sync.ptx"},
     {"litmus/catalog/mbarrier/MP+mbarrier.arrive+test_wait.yaml", "MP+mbarrier.arrive+test_wait.ptx"},
     {"litmus/catalog/barriers/MP+barrier.cluster.yaml", "MP+barrier.cluster.ptx"},
+    {"litmus/catalog/async/TMA-load+expect_tx.yaml", "TMA-load+expect_tx.ptx"},
 };
 
 }  // namespace
@@ -115,6 +117,102 @@ TEST_CASE("mapa addresses are the hardware's, and the owner CTA waits for remote
   CHECK(ptx.find("ld.acquire.cluster.shared.u32 %t1_r0, [%s1];") != std::string::npos);
   CHECK(ptx.find("ld.acquire.cluster.shared::cta.u32 %h_b") != std::string::npos);  // the owner waits
   CHECK(ptx.find("barrier.cluster.wait;") != std::string::npos);                    // start barrier
+}
+
+TEST_CASE("asynchronous operations are written as the test writes them, in the PTX version they need") {
+  const std::string load = gpu::generatePtx(catalogue("litmus/catalog/async/TMA-load+expect_tx.yaml"));
+  CHECK(load.find(".version 8.0") != std::string::npos);
+  CHECK(load.find("\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%s1], [%a0], 16, "
+                  "[%s2];") != std::string::npos);
+  const std::string cta = gpu::generatePtx(
+      catalogue("litmus/catalog/async/TMA-load-after-global-write+fence.proxy.async.global.yaml"));
+  CHECK(cta.find(".version 8.6") != std::string::npos);  // a .shared::cta destination
+  const std::string store =
+      gpu::generatePtx(catalogue("litmus/catalog/async/MP+TMA-store+wait_group.read.yaml"));
+  CHECK(store.find("\tcp.async.bulk.global.shared::cta.bulk_group [%a1], [%s0], 16;") != std::string::npos);
+  CHECK(store.find("\tcp.async.bulk.wait_group.read 0;") != std::string::npos);
+  const std::string st = gpu::generatePtx(catalogue("litmus/catalog/cluster/st.async+mbarrier.cluster.yaml"));
+  CHECK(st.find(".version 8.1") != std::string::npos);
+  CHECK(st.find("\tst.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%w0], %w1, [%w2];") !=
+        std::string::npos);
+  const std::string red = gpu::generatePtx(catalogue("litmus/catalog/cluster/red.async+mbarrier.yaml"));
+  CHECK(red.find("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%w0], %w1, "
+                 "[%w2];") != std::string::npos);
+}
+
+TEST_CASE("a bulk copy gets 16-byte aligned slots with a word element for each copied word") {
+  const gpu::Plan plan = gpu::makePlan(catalogue("litmus/catalog/async/TMA-load+expect_tx.yaml"));
+  for (const gpu::LocPlan& l : plan.locs) {
+    CAPTURE(l.name);
+    if (l.name == "m") continue;
+    CHECK(l.align == 16);
+    CHECK(l.span == 16);
+    CHECK(l.elements.size() == 4);
+    for (const gpu::Element& e : l.elements) CHECK(e.init == (l.name == "g" ? 1 : 0));
+  }
+  CHECK(plan.shape.slotAlign == 16);
+}
+
+TEST_CASE("the final state waits for asynchronous operations to complete") {
+  // The test waits on the mbarrier: its initialising thread waits for phase 0 at the end.
+  const std::string load = gpu::generatePtx(catalogue("litmus/catalog/async/TMA-load+expect_tx.yaml"));
+  CHECK(load.find("T0_DRAIN0:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %c0, [%s2], 0;") !=
+        std::string::npos);
+  // Nobody arrives: the runner arrives for the bytes, then waits, before the final value is read.
+  const std::string copy = gpu::generatePtx(
+      catalogue("litmus/catalog/cluster/DSMEM-bulk-copy+fence.proxy.async.shared-cluster.yaml"));
+  const size_t arrive = copy.find("\tmbarrier.arrive.expect_tx.shared::cta.b64 %x0, [%s2], 16;");
+  CHECK(arrive != std::string::npos);
+  CHECK(copy.find("T1_DRAIN0:", arrive) != std::string::npos);
+  CHECK(copy.find("T0_JOIN0:") != std::string::npos);  // the source CTA outlives the copy
+  // Bulk groups: the issuing thread waits for them all; copies see the initial values.
+  const std::string store =
+      gpu::generatePtx(catalogue("litmus/catalog/async/MP+TMA-store+wait_group.read.yaml"));
+  CHECK(store.find("\tcp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group 0;\nT0_END:") !=
+        std::string::npos);
+  CHECK(store.find("T0_BEGIN:\n\t// thread P0 (CTA 0, cluster 0)\n\t// the start: ") != std::string::npos);
+}
+
+TEST_CASE("asynchronous operations the hardware or the runner cannot complete are refused") {
+  const std::string head = R"(name: a
+locations:
+  g: 0
+  s: {space: shared, cta: 0}
+  m: {space: shared, cta: 0}
+threads:
+  P0:
+    cta: 0
+    code: |
+      mbarrier.init.shared::cta.b64 [m], 1;
+)";
+  const std::string copy = "      cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes ";
+  const std::string end = "condition: exists (s == 0)\n";
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml(head + copy + "[s+8], [g], 16, [m];\n" + end)),
+                    doctest::Contains("cp.async.bulk needs 16-byte aligned addresses, and [s+8] is not"));
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml(head + "      mbarrier.arrive.shared::cta.b64 %st, [m];\n" + copy +
+                                          "[s], [g], 16, [m];\n" + end)),
+                    doctest::Contains("the final value of 's' must be read after it lands"));
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: b
+locations:
+  x: {space: shared, cta: 0}
+  m: {space: shared, cta: 0}
+threads:
+  P0:
+    cta: 0
+    cluster: 0
+    code: |
+      mbarrier.init.shared::cta.b64 [m], 1;
+      mapa.shared::cluster.u32 %a, x, 0;
+      mapa.shared::cluster.u32 %b, m, 0;
+      st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%a], 7, [%b];
+  P1:
+    cta: 1
+    cluster: 0
+    code: |
+      barrier.cluster.arrive;
+condition: exists (x == 7)
+)")),
+                    doctest::Contains("it must write the shared memory of another CTA of the cluster"));
 }
 
 TEST_CASE("Dat3M barriers get a PTX barrier id each and counts in threads") {

@@ -1,0 +1,72 @@
+// Rules of the plan that look at instructions one by one: the PTX ISA version they need, and
+// programs the runner refuses because the ISA leaves their hardware behaviour undefined.
+#include <algorithm>
+#include <set>
+
+#include "gpu-runner/plan.h"
+
+namespace gpu {
+
+using litmus::Error;
+using litmus::Instr;
+using litmus::Opcode;
+using litmus::Test;
+
+std::string minimumVersion(const Test& test) {
+  int minor = 78;  // PTX 7.8: sm_90, clusters, barrier.cluster, mapa
+  auto need = [&](int v) { minor = std::max(minor, v); };
+  for (const litmus::Thread& t : test.threads)
+    for (const Instr& in : t.code) {
+      if (in.op == Opcode::Mbarrier &&
+          (in.expectTx || in.mbarOp == litmus::MbarOp::ExpectTx || in.mbarOp == litmus::MbarOp::CompleteTx ||
+           in.semExplicit || in.scopeExplicit))
+        need(80);
+      if (in.op == Opcode::Mbarrier && in.semExplicit && in.sem == litmus::Sem::Relaxed) need(86);
+      const bool clusterBarrier =
+          in.op == Opcode::Bar && (in.barOp == litmus::BarOp::ClusterArrive || in.barOp == litmus::BarOp::ClusterWait);
+      if (clusterBarrier && in.semExplicit) need(80);
+      if (in.op == Opcode::Fence && in.restrict == litmus::FenceRestrict::MbarrierInit) need(80);
+      if (in.op == Opcode::Fence && in.restrict != litmus::FenceRestrict::None &&
+          in.restrict != litmus::FenceRestrict::MbarrierInit)
+        need(86);
+      if (in.op == Opcode::FenceProxy && in.proxyKind != litmus::FenceProxyKind::Alias) need(80);
+      if (in.op == Opcode::FenceProxy && (in.proxyKind == litmus::FenceProxyKind::TensormapRelease ||
+                                          in.proxyKind == litmus::FenceProxyKind::TensormapAcquire))
+        need(83);  // the uni-directional halves; the async::generic ones take .sync_restrict, 8.6
+      if (in.op == Opcode::FenceProxy && (in.proxyKind == litmus::FenceProxyKind::AsyncGenericRelease ||
+                                          in.proxyKind == litmus::FenceProxyKind::AsyncGenericAcquire))
+        need(86);
+      if (in.op == Opcode::Async) {  // ptxas: cp.async.bulk 8.0, st.async and red.async 8.1
+        using litmus::AsyncOp;
+        need(in.asyncOp == AsyncOp::Store || in.asyncOp == AsyncOp::Reduce ? 81 : 80);
+        if (in.asyncOp == AsyncOp::Copy && in.space == litmus::Space::SharedCta) need(86);
+      }
+      if (in.vec > 1) need(81);
+      if (in.sem == litmus::Sem::Mmio) need(82);
+      if (in.type == litmus::Type::B128) need(83);
+    }
+  return std::to_string(minor / 10) + "." + std::to_string(minor % 10);
+}
+
+// Programs whose hardware behaviour the ISA leaves undefined say nothing about the model: an
+// mbarrier operation other than init on an invalidated object (§9.7.13.15.11). The model gives
+// such a program a meaning (D28), the hardware need not, so the runner refuses it.
+void refuseUndefined(const Test& test) {
+  for (const litmus::Thread& t : test.threads) {
+    std::set<std::string> invalid;
+    for (const Instr& in : t.code) {
+      if (in.op != Opcode::Mbarrier) continue;
+      const int ai = litmus::addressIndex(in);
+      if (ai < 0) continue;
+      const std::string loc = litmus::addressLocation(t, in.args[static_cast<size_t>(ai)]);
+      if (in.mbarOp == litmus::MbarOp::Init) invalid.erase(loc);
+      else if (invalid.count(loc))
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': an mbarrier operation on an "
+                            "invalidated object is undefined behaviour (§9.7.13.15.11), so the hardware's "
+                            "answer would not test the model");
+      if (in.mbarOp == litmus::MbarOp::Inval) invalid.insert(loc);
+    }
+  }
+}
+
+}  // namespace gpu

@@ -1,0 +1,290 @@
+// Asynchronous operations (PTX ISA §9.7.9.25, §9.7.13.7; docs/model.md D30): cp.async.bulk with
+// commit_group and wait_group, st.async and red.async, each as written; and their end. The final
+// state is the one after every asynchronous operation has completed, and the hardware tells that
+// only through the operation's mbarrier (or the thread's bulk groups), so the plan picks the
+// mbarriers a thread waits on after its last instruction (Drain in plan.h) and the body emits the
+// wait. Both live here, next to each other.
+// GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
+#pragma GCC diagnostic ignored "-Wrestrict"
+
+#include <algorithm>
+
+#include "gpu-runner/ptx_body.h"
+#include "litmus/ptx_format.h"
+
+namespace gpu {
+
+using litmus::AsyncOp;
+using litmus::Error;
+using litmus::Opcode;
+using litmus::Space;
+
+namespace {
+
+// What the test does to one mbarrier that asynchronous operations complete on. Irregular: updates
+// the runner does not count (arrive_drop, expect_tx, complete_tx, inval, .noComplete, operands in
+// registers) or ones that may run other than once (guarded, or in a thread with branches).
+struct BarrierUse {
+  int initThread = -1, inits = 0;
+  int64_t count = 0, arrivals = 0, expected = 0, bytes = 0;
+  bool waited = false, irregular = false;
+};
+using BarrierKey = std::pair<int, int64_t>;  // location, byte offset
+
+void useBarrier(BarrierUse& u, const Instr& in, int thread, bool once) {
+  using litmus::MbarOp;
+  auto immediate = [&](size_t i, int64_t& v) {
+    if (i >= in.args.size()) return;
+    if (in.args[i].kind == Operand::Kind::Imm)
+      v = in.args[i].imm;
+    else
+      u.irregular = true;
+  };
+  switch (in.mbarOp) {
+    case MbarOp::Init:
+      ++u.inits;
+      u.initThread = thread;
+      immediate(1, u.count);
+      break;
+    case MbarOp::Arrive: {
+      int64_t n = 1, tx = 0;
+      immediate(2, in.expectTx ? tx : n);
+      u.arrivals += n;
+      u.expected += tx;
+      u.irregular = u.irregular || in.noComplete;
+      break;
+    }
+    case MbarOp::TestWait:
+    case MbarOp::TryWait: u.waited = true; return;
+    default: u.irregular = true;
+  }
+  u.irregular = u.irregular || !once;
+}
+
+std::map<BarrierKey, BarrierUse> barrierUses(const litmus::Test& test, Plan& plan,
+                                             const std::map<std::string, int>& byName) {
+  std::map<BarrierKey, BarrierUse> uses;
+  for (size_t i = 0; i < test.threads.size(); ++i) {
+    const litmus::Thread& t = test.threads[i];
+    const bool branches =
+        std::any_of(t.code.begin(), t.code.end(), [](const Instr& in) { return in.op == Opcode::Bra; });
+    for (const Instr& in : t.code) {
+      const bool once = in.guard.empty() && !branches;
+      const int a = in.op == Opcode::Mbarrier ? litmus::addressIndex(in) : asyncMbarrier(in);
+      plan.threads[i].bulkDrain |=
+          in.op == Opcode::Async && in.asyncOp == litmus::AsyncOp::Copy && in.bulkGroup;
+      if (a < 0) continue;
+      const Operand& o = in.args[static_cast<size_t>(a)];
+      auto it = byName.find(litmus::addressLocation(t, o));
+      if (it == byName.end()) continue;
+      BarrierUse& u = uses[{it->second, o.imm}];
+      if (in.op == Opcode::Mbarrier) {
+        useBarrier(u, in, static_cast<int>(i), once);
+        continue;
+      }
+      u.bytes += in.asyncOp == litmus::AsyncOp::Copy ? in.args[2].imm : litmus::elementBytes(in);
+      u.irregular = u.irregular || !once;
+    }
+  }
+  return uses;
+}
+
+bool observedAtEnd(const litmus::Test& test, const std::string& loc) {
+  for (const litmus::Term& term : test.observed) {
+    const auto split = litmus::splitElementName(term.name);
+    if (term.kind == litmus::Term::Kind::Mem && (split ? split->first : term.name) == loc) return true;
+  }
+  return false;
+}
+
+// Gives each mbarrier it can wait on its drain (Drain in plan.h); returns who drains which.
+std::map<BarrierKey, int> assignDrains(const litmus::Test& test, Plan& plan,
+                                       const std::map<std::string, int>& byName) {
+  std::map<BarrierKey, int> drainer;
+  for (const auto& [key, u] : barrierUses(test, plan, byName)) {
+    const LocPlan& l = plan.locs[static_cast<size_t>(key.first)];
+    if (u.bytes == 0 || u.irregular || u.inits != 1 || u.count <= 0 ||
+        test.threads[static_cast<size_t>(u.initThread)].cta != l.ownerCta)
+      continue;
+    Drain d{Drain::Kind::Phase, key.first, key.second, u.bytes, u.count};
+    if (u.arrivals == 0 && u.expected == 0 && !u.waited)
+      d.kind = Drain::Kind::Arrive;
+    else if (u.arrivals != u.count || u.expected != u.bytes)
+      continue;
+    plan.threads[static_cast<size_t>(u.initThread)].drains.push_back(d);
+    drainer[key] = u.initThread;
+  }
+  return drainer;
+}
+
+}  // namespace
+
+// Refuses an operation the runner cannot wait for when it writes another CTA (which must outlive
+// it) or a final value. Returns, per CTA, the threads that must join it besides its accessors: a
+// copy out of .shared::cta into another CTA completes there, and the source CTA must outlive it.
+std::map<int, std::set<int>> planDrains(const litmus::Test& test, Plan& plan) {
+  std::map<std::string, int> byName;
+  for (size_t v = 0; v < plan.locs.size(); ++v) byName[plan.locs[v].name] = static_cast<int>(v);
+  const std::map<BarrierKey, int> drainer = assignDrains(test, plan, byName);
+  std::map<int, std::set<int>> joiners;
+  for (const litmus::Thread& t : test.threads)
+    for (const Instr& in : t.code) {
+      const int a = asyncMbarrier(in);
+      if (a < 0) continue;
+      const Operand& m = in.args[static_cast<size_t>(a)];
+      auto dst = byName.find(litmus::addressLocation(t, in.args[0]));
+      auto mb = byName.find(litmus::addressLocation(t, m));
+      if (dst == byName.end() || mb == byName.end()) continue;
+      const LocPlan& l = plan.locs[static_cast<size_t>(dst->second)];
+      auto d = drainer.find({mb->second, m.imm});
+      std::string why;
+      if (d == drainer.end() && l.shared && l.ownerCta != t.cta)
+        why = "CTA " + std::to_string(l.ownerCta) + ", which it writes, must outlive it";
+      else if (d == drainer.end() && observedAtEnd(test, l.name))
+        why = "the final value of '" + l.name + "' must be read after it lands";
+      if (!why.empty())
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': " + why +
+                                ", and the runner waits for it only through an mbarrier initialised once in "
+                                "that CTA, on which the test does nothing else, or arrives as often as the "
+                                "init count expecting exactly the bytes completed on it");
+      if (d == drainer.end() || in.asyncOp != litmus::AsyncOp::Copy ||
+          in.srcSpace != litmus::Space::SharedCta)
+        continue;
+      auto src = byName.find(litmus::addressLocation(t, in.args[1]));
+      const int srcCta = src == byName.end() ? t.cta : plan.locs[static_cast<size_t>(src->second)].ownerCta;
+      if (test.threads[static_cast<size_t>(d->second)].cta != srcCta) joiners[srcCta].insert(d->second);
+    }
+  return joiners;
+}
+
+// ---- the instructions ---------------------------------------------------------------------
+void BodyEmitter::asyncInstr(const Instr& in) {
+  switch (in.asyncOp) {
+    case AsyncOp::Copy: return bulkCopy(in);
+    case AsyncOp::Commit: return out_.op(memGuard(in) + "cp.async.bulk.commit_group");
+    case AsyncOp::Wait:
+      return out_.op(memGuard(in) + "cp.async.bulk.wait_group" + (in.readOnly ? ".read " : " ") +
+                     imm(in.args[0].imm));
+    case AsyncOp::Store:
+    case AsyncOp::Reduce: return remoteAsync(in);
+    default: refuse(in, "the runner has no PTX for this instruction yet");
+  }
+}
+
+// Each lane (lane mode) or lane 0 (warp mode) copies its own instance's slots, which the plan
+// aligns to 16 bytes; the mbarrier is addressed in the destination's space, as PTX wants.
+void BodyEmitter::bulkCopy(const Instr& in) {
+  const std::string g = memGuard(in);
+  std::string text = g + "cp.async.bulk" + space(in) + "." + litmus::toString(in.srcSpace) +
+                     (in.bulkGroup ? ".bulk_group " : ".mbarrier::complete_tx::bytes ");
+  text += asyncAddress(in, in.args[0], in.space, true) + ", ";
+  text += asyncAddress(in, in.args[1], in.srcSpace, true) + ", " + imm(in.args[2].imm);
+  if (!in.bulkGroup) {
+    checkMbarrierCta(in, in.args[0], in.args[3]);
+    text += ", " + asyncAddress(in, in.args[3], in.space, false);
+  }
+  out_.op(text);
+}
+
+void BodyEmitter::remoteAsync(const Instr& in) {
+  const LocPlan& l = target(in, in.args[0]);
+  if (l.ownerCta == test_.threads[static_cast<size_t>(t_)].cta)
+    refuse(in, "it must write the shared memory of another CTA of the cluster (§9.7.13.7: otherwise "
+               "undefined), and '" + l.name + "' is in this thread's CTA");
+  checkMbarrierCta(in, in.args[0], in.args[2]);
+  const std::string g = memGuard(in), type = litmus::toString(in.type);
+  const std::string mn =
+      in.asyncOp == AsyncOp::Store
+          ? std::string("st.async") + (in.semExplicit ? ".weak" : "") +
+                ".shared::cluster.mbarrier::complete_tx::bytes." + type
+          : std::string("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.") +
+                litmus::toString(in.atomOp) + "." + type;
+  const std::string a = asyncAddress(in, in.args[0], Space::SharedCluster, false);
+  const std::string v = narrow(in.args[1], litmus::typeBits(in.type), g);  // the type's width
+  const std::string m = asyncAddress(in, in.args[2], Space::SharedCluster, false);
+  out_.op(g + mn + " " + a + ", " + v + ", " + m);
+}
+
+std::string BodyEmitter::asyncAddress(const Instr& in, const Operand& a, Space space, bool bulk) {
+  if (bulk && a.imm % 16 != 0)
+    refuse(in, "cp.async.bulk needs 16-byte aligned addresses, and " + litmus::formatOperand(a, in.type) +
+                   " is not");
+  if (a.kind == Operand::Kind::RegAddr)
+    for (const Instr& m : test_.threads[static_cast<size_t>(t_)].code)
+      if (m.op == Opcode::Mapa && m.args[0].name == a.name && m.space != Space::SharedCluster)
+        refuse(in, "%" + a.name + " holds a generic address, and the runner gives asynchronous "
+                                  "operations the .shared::cluster addresses of mapa.shared::cluster");
+  return address(in, a, space);
+}
+
+const LocPlan& BodyEmitter::target(const Instr& in, const Operand& a) const {
+  const std::string name = litmus::addressLocation(test_.threads[static_cast<size_t>(t_)], a);
+  for (const LocPlan& l : plan_.locs)
+    if (l.name == name) return l;
+  refuse(in, "its address operand names no location");
+}
+
+void BodyEmitter::checkMbarrierCta(const Instr& in, const Operand& dst, const Operand& mbar) const {
+  const LocPlan& d = target(in, dst);
+  const LocPlan& m = target(in, mbar);
+  if (d.shared && m.shared && d.ownerCta != m.ownerCta)
+    refuse(in, "its destination and its mbarrier must be in the shared memory of one CTA, and '" + d.name +
+                   "' is in CTA " + std::to_string(d.ownerCta) + ", '" + m.name + "' in CTA " +
+                   std::to_string(m.ownerCta));
+}
+
+// ---- the start and the end ----------------------------------------------------------------
+// The model's initial state is every proxy's, but the harness writes shared initial values with
+// generic stores, and an async-proxy access is ordered after them only through a proxy fence
+// (§9.7.13.4). The start barrier orders them before this fence, which orders nothing of the test:
+// no test instruction comes before it in this thread, and none synchronizes with it.
+void BodyEmitter::asyncPrologue() {
+  const auto& code = test_.threads[static_cast<size_t>(t_)].code;
+  if (std::none_of(code.begin(), code.end(),
+                   [](const Instr& in) { return in.op == Opcode::Async && in.asyncOp == AsyncOp::Copy; }))
+    return;
+  out_.comment("the start: the initial values, visible to the async proxy of the bulk copies");
+  out_.op(std::string(warpMode_ ? "@%h_lane0 " : "") + "fence.proxy.async");
+}
+
+// ---- the end ------------------------------------------------------------------------------
+// After the thread's last instruction, so the waits order nothing the test does; in warp mode
+// lane 0, which issued the operations, waits, and the other lanes go on to the results.
+void BodyEmitter::drain() {
+  const std::string lane0 = warpMode_ ? "@%h_lane0 " : "";
+  if (tp_.bulkDrain) {
+    out_.comment("the end: the thread's bulk copies complete (an uncommitted one in a last group)");
+    out_.op(lane0 + "cp.async.bulk.commit_group");
+    out_.op(lane0 + "cp.async.bulk.wait_group 0");
+  }
+  if (tp_.drains.empty()) return;
+  const std::string T = "T" + std::to_string(t_) + "_DRAIN", state = x(), p = c();
+  if (warpMode_) out_.op("@%h_notlane0 bra " + T + "ED");
+  for (size_t i = 0; i < tp_.drains.size(); ++i) {
+    const Drain& d = tp_.drains[i];
+    const LocPlan& l = plan_.locs[static_cast<size_t>(d.loc)];
+    const std::string m =
+        "[%s" + std::to_string(d.loc) + (d.offset ? "+" + std::to_string(d.offset) : "") + "]";
+    const std::string name = litmus::elementName(l.name, d.offset);
+    if (d.kind == Drain::Kind::Arrive) {
+      out_.comment("the end: the runner arrives on " + name + " for the " + std::to_string(d.bytes) +
+                   " bytes completed on it; phase 0 completes when they have landed");
+      if (d.count == 1) {
+        out_.op("mbarrier.arrive.expect_tx.shared::cta.b64 " + state + ", " + m + ", " + imm(d.bytes));
+      } else {
+        out_.op("mbarrier.expect_tx.shared::cta.b64 " + m + ", " + imm(d.bytes));  // before the arrivals
+        out_.op("mbarrier.arrive.shared::cta.b64 " + state + ", " + m + ", " + imm(d.count));
+      }
+    } else {
+      out_.comment("the end: the test's arrivals on " + name + " complete phase 0 when the " +
+                   std::to_string(d.bytes) + " bytes completed on it have landed");
+    }
+    const std::string L = T + std::to_string(i);
+    out_.label(L);  // .acquire.cluster: the complete-tx may come from another CTA's thread
+    out_.op("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 " + p + ", " + m + ", 0");
+    out_.op("@!" + p + " bra " + L);
+  }
+  if (warpMode_) out_.label(T + "ED");
+}
+
+}  // namespace gpu
