@@ -31,6 +31,12 @@ void jsonState(std::ostream& os, const litmus::Test& test, const litmus::State& 
   os << "}";
 }
 
+// Does some state the model allows satisfy the condition's body (a weak outcome worth looking for)?
+bool conditionAllowed(const litmus::Test& test, const Verdict& v) {
+  return std::any_of(v.allowed.begin(), v.allowed.end(),
+                     [&](const litmus::State& s) { return litmus::evalCondition(test.condition, test.observed, s); });
+}
+
 }  // namespace
 
 const char* statusWord(gpu::RunStatus s) {
@@ -102,12 +108,16 @@ void printRunJson(std::ostream& os, const litmus::Test& test, const gpu::RunResu
      << ",\"instances\":" << r.instances << ",\"launches\":" << r.launches << ",\"seconds\":" << r.seconds
      << ",\"unrecorded\":" << r.unrecorded << ",\"model\":" << (v.modelKnown ? "true" : "false")
      << ",\"hangExpected\":" << (v.hangExpected ? "true" : "false")
-     << ",\"violations\":" << v.violations << ",\"condition\":" << v.conditionCount << ",\"histogram\":[";
+     << ",\"violations\":" << v.violations << ",\"condition\":" << v.conditionCount
+     << ",\"conditionAllowed\":" << (!v.modelKnown ? "null" : conditionAllowed(test, v) ? "true" : "false")
+     << ",\"histogram\":[";
   for (size_t i = 0; i < r.histogram.size(); ++i) {
     const auto& [state, count] = r.histogram[i];
     os << (i ? "," : "") << "{\"state\":";
     jsonState(os, test, state);
-    os << ",\"count\":" << count << ",\"allowed\":"
+    os << ",\"count\":" << count
+       << ",\"condition\":" << (litmus::evalCondition(test.condition, test.observed, state) ? "true" : "false")
+       << ",\"allowed\":"
        << (!v.modelKnown         ? "null"
            : isAllowed(v, state) ? "true"
                                  : "false")
