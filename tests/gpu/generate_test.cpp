@@ -308,3 +308,54 @@ TEST_CASE("every catalogue test is generated or refused") {
   CHECK(generated > 100);
   MESSAGE(generated << " generated, " << refused << " refused");
 }
+
+TEST_CASE("a generic alias is its target's memory at the buffer's second mapping") {
+  const litmus::Test t = catalogue("litmus/catalog/chapter8/ch8-L7-cowr-alias-nofence.yaml");
+  const gpu::Plan plan = gpu::makePlan(t);
+  int x = -1, alias = -1;
+  for (size_t v = 0; v < plan.locs.size(); ++v) (plan.locs[v].aliasOf >= 0 ? alias : x) = static_cast<int>(v);
+  REQUIRE(x >= 0);
+  REQUIRE(alias >= 0);
+  CHECK(plan.locs[static_cast<size_t>(alias)].aliasOf == x);
+  CHECK(plan.locs[static_cast<size_t>(alias)].elements.empty());  // accesses through it are x's
+  CHECK_FALSE(plan.locs[static_cast<size_t>(x)].elements.empty());
+  CHECK(plan.shape.globalLocations == 1);  // one region: the alias has none of its own
+  const std::string ptx = gpu::generatePtx(t);
+  const std::string a = std::to_string(alias), g = std::to_string(x);
+  CHECK(ptx.find("add.u64 %g" + a + ", %g" + g + ", %h_X;") != std::string::npos);
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: two
+locations: {x: 0, y: {alias-of: x}, z: {alias-of: x}}
+threads:
+  P0:
+    code: |
+      st.global.u32 [y], 1;
+      ld.global.u32 %r0, [z];
+condition: exists (P0:r0 == 1)
+)")),
+                    doctest::Contains("location 'z' is an alias of 'x', which has another alias"));
+}
+
+TEST_CASE("a vector access gets a slot aligned to its whole width") {
+  const gpu::Plan plan = gpu::makePlan(catalogue("litmus/catalog/vector/atom.v2.f32.add-twice.yaml"));
+  REQUIRE(plan.locs.size() == 1);
+  CHECK(plan.locs[0].align == 8);  // two 4-byte elements, one 8-byte access
+  CHECK(plan.shape.slotAlign == 8);
+  const gpu::Plan v4 = gpu::makePlan(catalogue("litmus/catalog/vector/atom.v4.f16.add-twice.yaml"));
+  CHECK(v4.locs[0].align == 8);  // four 2-byte elements
+}
+
+TEST_CASE("an mbarrier operation after inval is undefined behaviour and refused") {
+  CHECK_THROWS_WITH(gpu::generatePtx(catalogue("litmus/catalog/mbarrier/mbarrier.inval.yaml")),
+                    doctest::Contains("an mbarrier operation on an invalidated object is undefined behaviour"));
+  CHECK_NOTHROW(gpu::generatePtx(yaml(R"(name: reinit
+locations: {m: {space: shared}}
+threads:
+  P0:
+    code: |
+      mbarrier.init.shared.b64 [m], 1;
+      mbarrier.inval.shared.b64 [m];
+      mbarrier.init.shared.b64 [m], 1;
+      mbarrier.test_wait.parity.shared.b64 %p, [m], 0;
+condition: exists (P0:p == 0)
+)")));
+}
