@@ -22,6 +22,7 @@ struct Verdict {
   bool modelKnown = false;             // the checker gave a complete answer
   std::vector<litmus::State> allowed;  // sorted
   std::string modelNote;               // why the model is not known
+  std::string modelHang;               // how the model says an execution can hang (empty: never)
   uint64_t violations = 0;             // instances in forbidden states
   uint64_t conditionCount = 0;         // instances whose state satisfies the condition body
   bool hangExpected = false;           // stopped by the watchdog, and the model says it can hang

@@ -54,6 +54,7 @@ Verdict judge(const litmus::Test& test, const gpu::RunResult& r, const litmus::O
   Verdict v;
   if (model && model->status == litmus::Status::Done) {
     v.modelKnown = true;
+    v.modelHang = model->hang;
     v.allowed = model->states;
     std::sort(v.allowed.begin(), v.allowed.end());
   } else {
@@ -89,6 +90,9 @@ void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& 
       if (!seen) os << "Never observed (allowed) " << litmus::formatState(test.observed, s) << "\n";
     }
   if (!v.modelKnown) os << "Model: " << v.modelNote << "\n";
+  if (v.modelKnown && v.allowed.empty() && !r.histogram.empty())  // every execution hangs
+    os << "The model says no execution finishes (" << v.modelHang << "); the GPU finished " << r.instances
+       << " instances\n";
   os << "Condition " << litmus::toString(test.quantifier) << " " << litmus::formatCondition(test.condition)
      << ": " << v.conditionCount << " of " << r.instances << " ("
      << observation(v.conditionCount, r.instances) << ")\n";

@@ -26,7 +26,7 @@ bool isBarRed(const Instr& in) {
 
 bool isCtaBarrier(const Instr& in) {
   return in.op == Opcode::Bar && in.barOp != litmus::BarOp::ClusterArrive &&
-         in.barOp != litmus::BarOp::ClusterWait;
+         in.barOp != litmus::BarOp::ClusterWait && in.barOp != litmus::BarOp::WarpSync;
 }
 
 // The state space operand `a` is accessed in: a bulk copy reads its source in its own space.
@@ -39,6 +39,7 @@ std::vector<size_t> predicatePositions(const Instr& in) {
   if (in.args.empty()) return {};
   switch (in.op) {
     case Opcode::Setp: return {0};
+    case Opcode::Elect: return {1};
     case Opcode::Selp: return {3};
     case Opcode::Mbarrier:
       if (in.mbarOp == litmus::MbarOp::TestWait || in.mbarOp == litmus::MbarOp::TryWait) return {0};
@@ -52,18 +53,31 @@ std::vector<size_t> predicatePositions(const Instr& in) {
 }
 
 void checkPlacement(const Test& test) {
-  std::map<std::pair<int, int>, const litmus::Thread*> warps;
-  for (const litmus::Thread& t : test.threads) {
+  for (const litmus::Thread& t : test.threads)
     if (t.gpu != test.threads.front().gpu)
       throw Error(t.loc, "threads " + test.threads.front().name + " and " + t.name +
                              " run on different GPUs; the GPU runner drives one GPU");
-    if (t.warp < 0) continue;
-    auto [it, fresh] = warps.emplace(std::make_pair(t.cta, t.warp), &t);
-    if (!fresh)
-      throw Error(t.loc, "threads " + it->second->name + " and " + t.name +
-                             " share a warp; the GPU runner gives each thread a warp of its own "
-                             "(not supported yet)");
+}
+
+// Warps of one CTA: threads the test puts in one warp (`warp:`) share it, at their lanes; every
+// other thread has a warp of its own. Returns the CTA's warp count.
+int placeWarps(const Test& test, const std::vector<int>& threads, Plan& plan) {
+  const litmus::Placement where = litmus::placementOf(test);
+  std::map<int, int> shared;  // the test's warp number -> warp index
+  int warps = 0;
+  for (int t : threads) {
+    const litmus::Thread& th = test.threads[static_cast<size_t>(t)];
+    ThreadPlan& tp = plan.threads[static_cast<size_t>(t)];
+    if (th.warp < 0) {
+      tp.warp = warps++;
+      continue;
+    }
+    auto [it, fresh] = shared.emplace(th.warp, warps);
+    if (fresh) ++warps;
+    tp.warp = it->second;
+    tp.lane = where.lane[static_cast<size_t>(t)];
   }
+  return warps;
 }
 
 // Dat3M names a barrier by (ID, INSTANCE) and counts litmus threads (docs/model.md D24, D25): each
@@ -101,6 +115,7 @@ void buildRoles(const Test& test, Plan& plan) {
                                               " clusters; the GPU runner handles at most " +
                                               std::to_string(kMaxRoles));
   plan.threads.resize(test.threads.size());
+  plan.warpsPerInstance = 0;
   for (const auto& [cluster, ctas] : clusters) {
     RolePlan role;
     role.cluster = cluster;
@@ -113,15 +128,16 @@ void buildRoles(const Test& test, Plan& plan) {
         throw Error(test.threads[static_cast<size_t>(threads.front())].loc,
                     "CTA " + std::to_string(cta) + " has more than 32 threads (warps)");
       const int rank = static_cast<int>(role.ctas.size());
-      for (size_t w = 0; w < threads.size(); ++w) {
-        ThreadPlan& tp = plan.threads[static_cast<size_t>(threads[w])];
+      for (int t : threads) {
+        ThreadPlan& tp = plan.threads[static_cast<size_t>(t)];
         tp.role = static_cast<int>(plan.roles.size());
         tp.rank = rank;
-        tp.warp = static_cast<int>(w);
         tp.cta = cta;
       }
       role.ctas.push_back(cta);
       role.ctaThreads.push_back(threads);
+      role.ctaWarps.push_back(placeWarps(test, threads, plan));
+      plan.warpsPerInstance += role.ctaWarps.back();
     }
     plan.roles.push_back(role);
   }
@@ -471,6 +487,14 @@ void chooseMode(const Test& test, Plan& plan) {
   bool laneid = false;
   checkSpecialRegisters(test, plan, laneid);
   plan.mode = warpOnly || laneid || (barrier && branch) ? Mode::Warp : Mode::Lane;
+  if (std::any_of(plan.threads.begin(), plan.threads.end(), [](const ThreadPlan& t) { return t.lane > 0; })) {
+    // Lanes of one warp run different litmus threads, so a CTA barrier (.aligned) would see the
+    // warp's lanes at different instructions.
+    if (ctaBarrier)
+      throw Error(test.threads.front().loc, "the GPU runner cannot run CTA barriers in a test whose threads "
+                                            "share a warp (bar.sync needs the whole warp at one instruction)");
+    plan.mode = Mode::Fixed;
+  }
   // A CTA barrier (with or without a count) must see exactly one instance group's warps.
   plan.shape.maxGroupsPerBlock = ctaBarrier ? 1 : 32 / plan.shape.warpsPerBlock;
 }
@@ -480,8 +504,7 @@ void sizeShape(const Test& test, Plan& plan) {
   s.roles = static_cast<int>(plan.roles.size());
   for (const RolePlan& r : plan.roles) {
     s.clusterSize = std::max(s.clusterSize, static_cast<int>(r.ctas.size()));
-    for (const auto& threads : r.ctaThreads)
-      s.warpsPerBlock = std::max(s.warpsPerBlock, static_cast<int>(threads.size()));
+    for (int warps : r.ctaWarps) s.warpsPerBlock = std::max(s.warpsPerBlock, warps);
   }
   chooseMode(test, plan);
   s.clusterLaunch = s.clusterLaunch || s.clusterSize > 1;

@@ -20,7 +20,9 @@ namespace gpu {
 // Lane: the 32 lanes of a warp run 32 instances of one litmus thread. Warp: the warp runs one
 // instance; lane 0 performs its memory operations and the other lanes follow its control flow so
 // that barriers see whole warps (docs/gpu-runner.md, "Lanes and warps").
-enum class Mode { Lane, Warp };
+// Fixed: the test puts several threads at lanes of one warp (`warp:`, for bar.warp.sync and
+// elect.sync): the warp runs one instance, and each lane the litmus thread the test puts there.
+enum class Mode { Lane, Warp, Fixed };
 
 // One element [x+K] of a location that the test accesses or observes.
 struct Element {
@@ -81,6 +83,7 @@ struct Drain {
 
 struct ThreadPlan {
   int role = 0, rank = 0, warp = 0;  // test cluster, CTA rank in the cluster, warp in the CTA
+  int lane = 0;                      // its lane in the warp (Fixed mode; else 0)
   int cta = 0;
   std::map<std::string, RegPlan> regs;
   std::vector<int> locs;      // locations it names
@@ -93,6 +96,7 @@ struct RolePlan {
   int cluster = 0;
   std::vector<int> ctas;                     // per rank: the test CTA number
   std::vector<std::vector<int>> ctaThreads;  // per rank: its threads, in warp order
+  std::vector<int> ctaWarps;                 // per rank: warps per instance group
 };
 
 struct ObsPlan {
@@ -113,6 +117,7 @@ struct Plan {
   std::vector<LocPlan> locs;
   std::vector<ObsPlan> observed;
   int regResults = 0, sharedResults = 0;
+  int warpsPerInstance = 1;  // warps of one instance (the spin barrier waits for them)
   int slotsPerBlock = 1;  // shared slots per block (instances per block)
   int sharedBytes = 0;    // static shared memory per block
   int joinOffset = 0;     // byte offset of the join counters (a u32 per slot)

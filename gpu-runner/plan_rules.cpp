@@ -42,6 +42,7 @@ std::string minimumVersion(const Test& test) {
         if (in.asyncOp == AsyncOp::Copy && in.space == litmus::Space::SharedCta) need(86);
       }
       if (in.vec > 1) need(81);
+      if (in.op == Opcode::Elect) need(80);
       if (in.sem == litmus::Sem::Mmio) need(82);
       if (in.type == litmus::Type::B128) need(83);
     }

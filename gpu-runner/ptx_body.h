@@ -127,6 +127,8 @@ class BodyEmitter {
   // A bare location's CTA is its owner's when the test places it, else the thread's own (model).
   void getctarank(const Instr& in);
 
+  void elect(const Instr& in);
+
   // ---- asynchronous operations (ptx_body_async.cpp) ------------------------------------------
   void asyncInstr(const Instr& in);
 

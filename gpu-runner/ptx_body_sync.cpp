@@ -85,8 +85,10 @@ void BodyEmitter::bar(const Instr& in) {
   if (!in.guard.empty())
     g = "@" + (warpMode_ ? uniform(reg(in.guard), in.guardNegated) : reg(in.guard)) + " ";
   std::string mn = mnemonicAsWritten(in);
-  if (in.barOp == BarOp::WarpSync)
-    refuse(in, "bar.warp.sync needs test threads that share a warp, which the runner does not place yet");
+  if (in.barOp == BarOp::WarpSync) {  // the mask names the test's lanes, which are the warp's
+    if (plan_.mode != Mode::Fixed) refuse(in, "bar.warp.sync needs test threads placed in one warp (warp:)");
+    return out_.op(g + "bar.warp.sync " + barOperand(in.args[0]));
+  }
   if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) return out_.op(g + mn);
   const litmus::BarOperands bo = litmus::barOperands(in, test_.dat3mBarriers);
   std::string ops;
@@ -221,6 +223,16 @@ void BodyEmitter::getctarank(const Instr& in) {
   const std::string src = clusterOperand(in, a, owner), t = w();
   out_.op(laneGuard(in) + "getctarank" + space(in) + "." + litmus::toString(in.type) + " " + t + ", " + src);
   out_.op(laneGuard(in) + "cvt.u64.u32 " + reg(in.args[0].name) + ", " + t);
+}
+
+// elect.sync d|p, membermask: the hardware's election among the test's lanes (Fixed mode).
+void BodyEmitter::elect(const Instr& in) {
+  if (plan_.mode != Mode::Fixed) refuse(in, "elect.sync needs test threads placed in one warp (warp:)");
+  const std::string g = laneGuard(in), mask = barOperand(in.args[2]);
+  const bool sink = in.args[0].name == "_";
+  const std::string d = sink ? "_" : w();
+  out_.op(g + "elect.sync " + d + "|" + reg(in.args[1].name) + ", " + mask);
+  if (!sink) out_.op(g + "cvt.u64.u32 " + reg(in.args[0].name) + ", " + d);
 }
 
 void BodyEmitter::bra(const Instr& in) {

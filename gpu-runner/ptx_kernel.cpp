@@ -12,6 +12,7 @@ namespace gpu {
 namespace {
 
 const std::string kLp = "p_lp";
+constexpr int64_t kNoThread = 0xffffffff;
 
 std::string num(int64_t v) { return std::to_string(v); }
 int roundUp16(int v) { return (v + 15) / 16 * 16; }
@@ -118,6 +119,22 @@ void emitPrologue(PtxText& out, const Plan& plan) {
   out.op("bra.uni H_ROLE" + num(plan.shape.roles - 1));
 }
 
+// %h_t: the litmus thread of this warp (%h_b) or, in Fixed mode, of this lane of it. A lane the
+// test leaves empty gets kNoThread: it takes part in the harness's barriers, then returns.
+void emitThreadChoice(PtxText& out, const Plan& plan, const std::vector<int>& threads) {
+  out.op("mov.u32 %h_t, " + num(plan.mode == Mode::Fixed ? kNoThread : threads[0]));
+  for (int t : threads) {
+    const ThreadPlan& tp = plan.threads[static_cast<size_t>(t)];
+    if (plan.mode != Mode::Fixed && t == threads[0]) continue;  // the default
+    out.op("setp.eq.u32 %h_p, %h_b, " + num(tp.warp));
+    if (plan.mode == Mode::Fixed) {
+      out.op("setp.eq.u32 %h_q, %h_lane, " + num(tp.lane));
+      out.op("and.pred %h_p, %h_p, %h_q");
+    }
+    out.op("@%h_p mov.u32 %h_t, " + num(t));
+  }
+}
+
 // Role j: undo the launch's permutations to find the instance group, lane and block group.
 void emitRole(PtxText& out, const Plan& plan, int j) {
   const RolePlan& role = plan.roles[static_cast<size_t>(j)];
@@ -149,7 +166,7 @@ void emitRole(PtxText& out, const Plan& plan, int j) {
   out.op("bra.uni H_IDLE");
   for (size_t r = 0; r < role.ctas.size(); ++r) {
     const auto& threads = role.ctaThreads[r];
-    const int W = static_cast<int>(threads.size());
+    const int W = role.ctaWarps[r];
     out.label("H_ROLE" + num(j) + "_RANK" + num(static_cast<int64_t>(r)));
     out.comment("CTA " + num(role.ctas[r]) + ": " + num(W) + " warp(s) per instance group");
     out.op("div.u32 %h_a, %h_warp, " + num(W));
@@ -159,11 +176,7 @@ void emitRole(PtxText& out, const Plan& plan, int j) {
     out.op("add.u32 %h_a, %h_a, %h_K");
     out.op("sub.u32 %h_a, %h_a, %h_ks");
     out.op("rem.u32 %h_k, %h_a, %h_K");
-    out.op("mov.u32 %h_t, " + num(threads[0]));
-    for (int w = 1; w < W; ++w) {
-      out.op("setp.eq.u32 %h_p, %h_b, " + num(w));
-      out.op("@%h_p mov.u32 %h_t, " + num(threads[static_cast<size_t>(w)]));
-    }
+    emitThreadChoice(out, plan, threads);
     out.op("bra.uni H_INSTANCE");
   }
 }
@@ -257,7 +270,7 @@ void emitAlignment(PtxText& out, const Plan& plan) {
   out.op("mov.u32 %h_c, 0");
   out.label("H_SPIN");
   out.op("ld.relaxed.gpu.global.u32 %h_b, [%h_A]");
-  out.op("setp.ge.u32 %h_p, %h_b, " + num(static_cast<int64_t>(plan.threads.size())));
+  out.op("setp.ge.u32 %h_p, %h_b, " + num(plan.warpsPerInstance));
   out.op("@%h_p bra H_SPUN");
   out.op("add.u32 %h_c, %h_c, 1");
   out.op("setp.lt.u32 %h_p, %h_c, %h_a");
@@ -288,7 +301,8 @@ void emitAlignment(PtxText& out, const Plan& plan) {
   out.label("H_GO");
   for (size_t t = 0; t < plan.threads.size(); ++t) {
     out.op("setp.eq.u32 %h_p, %h_t, " + num(static_cast<int64_t>(t)));
-    out.op("@%h_p bra.uni T" + num(static_cast<int64_t>(t)) + "_BEGIN");
+    out.op(std::string(plan.mode == Mode::Fixed ? "@%h_p bra T" : "@%h_p bra.uni T") +  // Fixed: lanes part
+           num(static_cast<int64_t>(t)) + "_BEGIN");
   }
   out.op("ret");
 }

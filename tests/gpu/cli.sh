@@ -101,6 +101,10 @@ check "a test the model says can hang, hanging: exit 0" test $RC -eq 0
 check "a test the model says can hang: reported as hung, with the model's reason" grep -qE '^Test bar.sync-count-half: hung: stopped by the watchdog after 2 s.*; the model says it can hang: ' "$TMP/out"
 check "hung: json says the hang was expected" grep -q '"status":"timeout".*"hangExpected":true' "$TMP/hang.json"
 
+FAKE_CUDA_STATES="1" fake run -n 1000 litmus/catalog/cluster/bar.warp.sync-lane-never-arrives.yaml
+check "a test the model says never finishes, finishing: exit 1" test $RC -eq 1
+check "a test the model says never finishes: says so" has out "The model says no execution finishes (P1 waits forever at 'bar.warp.sync 3'); the GPU finished"
+
 lit run --emit-ptx "$TMP/ptx2" litmus/catalog/mbarrier/mbarrier.inval.yaml
 check "undefined behaviour is refused" has err "an mbarrier operation on an invalidated object is undefined behaviour"
 

@@ -359,3 +359,40 @@ threads:
 condition: exists (P0:p == 0)
 )")));
 }
+
+TEST_CASE("threads placed in one warp run at their lanes, one instance per warp") {
+  const litmus::Test t = catalogue("litmus/catalog/cluster/elect.sync-lowest-lane.yaml");
+  const gpu::Plan plan = gpu::makePlan(t);
+  CHECK(plan.mode == gpu::Mode::Fixed);
+  CHECK(plan.warpsPerInstance == 1);
+  CHECK(plan.threads[2].lane == 2);
+  const std::string ptx = gpu::generatePtx(t);
+  CHECK(ptx.find("setp.eq.u32 %h_q, %h_lane, 2;") != std::string::npos);
+  CHECK(ptx.find("\telect.sync %w0|%t1_p, 6;") != std::string::npos);
+  CHECK(ptx.find("@%h_p bra T1_BEGIN;") != std::string::npos);  // lanes part ways: not bra.uni
+  const std::string sync = gpu::generatePtx(catalogue("litmus/catalog/cluster/MP+bar.warp.sync.yaml"));
+  CHECK(sync.find("\tbar.warp.sync 3;") != std::string::npos);
+  const std::string body = R"(
+    code: |
+      elect.sync %l|%p, 1;
+condition: exists (P0:p == 1)
+)";
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml("name: e\nlocations: {x: 0}\nthreads:\n  P0:" + body)),
+                    doctest::Contains("elect.sync needs test threads placed in one warp"));
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: b
+locations: {x: 0}
+threads:
+  P0:
+    cta: 0
+    warp: 0
+    code: |
+      bar.sync 0;
+  P1:
+    cta: 0
+    warp: 0
+    code: |
+      bar.sync 0;
+condition: exists (x == 0)
+)")),
+                    doctest::Contains("cannot run CTA barriers in a test whose threads share a warp"));
+}
