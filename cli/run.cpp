@@ -205,6 +205,13 @@ std::optional<checker::Result> modelOf(const litmus::Test& t) {
   }
 }
 
+void writeJson(std::ostream* json, const litmus::Test& t, const gpu::RunResult& r, const runcli::Verdict& v,
+               uint64_t seed) {
+  if (!json) return;
+  runcli::printRunJson(*json, t, r, v, seed);
+  *json << "\n";
+}
+
 // A run the watchdog stopped. A test the model says can hang is expected to (exit 0); one the
 // model says always terminates is reported as a timeout (exit 3).
 Fate reportStopped(const litmus::Test& t, gpu::RunResult& r, const gpu::RunOptions& o, std::ostream* json) {
@@ -215,12 +222,9 @@ Fate reportStopped(const litmus::Test& t, gpu::RunResult& r, const gpu::RunOptio
   else if (done) r.message += "; the model says every execution terminates";
   std::cout << "Test " << t.name << ": " << (expected ? "hung" : "timeout") << ": " << r.message << "\n\n"
             << std::flush;
-  if (json) {
-    runcli::Verdict v;
-    v.hangExpected = expected;
-    runcli::printRunJson(*json, t, r, v, o.seed);
-    *json << "\n";
-  }
+  runcli::Verdict v;
+  v.hangExpected = expected;
+  writeJson(json, t, r, v, o.seed);
   return expected ? Fate::Hung : Fate::Timeout;
 }
 
@@ -242,20 +246,14 @@ Fate runOne(const litmus::Test& t, const gpu::RunOptions& o, std::ostream* json,
   if (r.status != gpu::RunStatus::Ok) {
     std::cout << "Test " << t.name << ": " << runcli::statusWord(r.status) << ": " << r.message << "\n\n"
               << std::flush;
-    if (json) {
-      runcli::printRunJson(*json, t, r, runcli::Verdict{}, o.seed);
-      *json << "\n";
-    }
+    writeJson(json, t, r, runcli::Verdict{}, o.seed);
     return Fate::Error;
   }
   const std::optional<checker::Result> model = modelOf(t);
   const runcli::Verdict v = runcli::judge(t, r, model ? &model->outcome : nullptr);
   runcli::printRun(std::cout, t, r, v, o.seed);
   std::cout << std::flush;
-  if (json) {
-    runcli::printRunJson(*json, t, r, v, o.seed);
-    *json << "\n";
-  }
+  writeJson(json, t, r, v, o.seed);
   return v.violations ? Fate::Violation : Fate::Ok;
 }
 

@@ -187,16 +187,15 @@ struct Buffers {
   uint64_t aliasSpan = 0;  // tests with aliases: where the second mapping of the locations starts
 };
 
-bool hasAliases(const litmus::Test& test) {
-  return std::any_of(test.locations.begin(), test.locations.end(),
-                     [](const litmus::Location& l) { return !l.aliasOf.empty(); });
+bool hasAliases(const Plan& plan) {
+  return std::any_of(plan.locs.begin(), plan.locs.end(), [](const LocPlan& l) { return l.aliasOf >= 0; });
 }
 
-Buffers allocate(Device& d, const litmus::Test& test, const Plan& plan, const RunOptions& o) {
+Buffers allocate(Device& d, const Plan& plan, const RunOptions& o) {
   Buffers b;
   const uint64_t n = maxInstances(plan.shape, o.profile);
   for (CUdeviceptr& loc : b.loc)
-    loc = hasAliases(test) ? d.allocTwice(locationBytes(plan.shape, o.profile), b.aliasSpan)
+    loc = hasAliases(plan) ? d.allocTwice(locationBytes(plan.shape, o.profile), b.aliasSpan)
                            : d.alloc(locationBytes(plan.shape, o.profile));
   if (b.aliasSpan > UINT32_MAX)
     throw DriverError{RunStatus::Error, "the location buffer is too large for an alias offset"};
@@ -295,7 +294,7 @@ RunResult runOnDevice(const litmus::Test& test, Plan plan, const std::string& pt
         std::max<uint32_t>(static_cast<uint32_t>(plan.shape.roles),
                            static_cast<uint32_t>(uint64_t{resident} * 100 /
                                                  (100 + static_cast<uint64_t>(options.profile.stressPct))));
-    Buffers b = allocate(d, test, plan, options);
+    Buffers b = allocate(d, plan, options);
     launchLoop(d, b, plan, test, options, r);
     r.status = RunStatus::Ok;
     readHistogram(d, b, plan, r);

@@ -61,8 +61,8 @@ void checkPlacement(const Test& test) {
 
 // Warps of one CTA: threads the test puts in one warp (`warp:`) share it, at their lanes; every
 // other thread has a warp of its own. Returns the CTA's warp count.
-int placeWarps(const Test& test, const std::vector<int>& threads, Plan& plan) {
-  const litmus::Placement where = litmus::placementOf(test);
+int placeWarps(const Test& test, const litmus::Placement& where, const std::vector<int>& threads,
+               Plan& plan) {
   std::map<int, int> shared;  // the test's warp number -> warp index
   int warps = 0;
   for (int t : threads) {
@@ -116,6 +116,7 @@ void buildRoles(const Test& test, Plan& plan) {
                                               std::to_string(kMaxRoles));
   plan.threads.resize(test.threads.size());
   plan.warpsPerInstance = 0;
+  const litmus::Placement where = litmus::placementOf(test);
   for (const auto& [cluster, ctas] : clusters) {
     RolePlan role;
     role.cluster = cluster;
@@ -136,7 +137,7 @@ void buildRoles(const Test& test, Plan& plan) {
       }
       role.ctas.push_back(cta);
       role.ctaThreads.push_back(threads);
-      role.ctaWarps.push_back(placeWarps(test, threads, plan));
+      role.ctaWarps.push_back(placeWarps(test, where, threads, plan));
       plan.warpsPerInstance += role.ctaWarps.back();
     }
     plan.roles.push_back(role);
