@@ -18,122 +18,13 @@
 #include "gpu-runner/plan.h"
 #include "gpu-runner/runner.h"
 #include "gpu-runner/self_test.h"
+#include "tests/gpu/ptx_interp.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
 
 namespace {
 
-struct Instr {
-  std::string guard;  // "%h_p", "!%h_p" or empty
-  std::string op;     // "add.u32"
-  std::vector<std::string> args;
-};
-
-// The lines of the test kernel, labels mapped to instruction indices.
-struct Program {
-  std::vector<Instr> code;
-  std::map<std::string, size_t> labels;
-};
-
-Program parseKernel(const std::string& ptx) {
-  Program p;
-  std::istringstream in(ptx.substr(0, ptx.find(".entry litmus_tally")));
-  bool body = false;
-  for (std::string line; std::getline(in, line);) {
-    line = line.substr(0, line.find("//"));
-    const size_t b = line.find_first_not_of(" \t");
-    if (b == std::string::npos) continue;
-    line = line.substr(b);
-    if (line == "{") body = true;
-    if (!body || line[0] == '.' || line[0] == '{' || line[0] == '}') continue;
-    if (line.back() == ':') {
-      p.labels[line.substr(0, line.size() - 1)] = p.code.size();
-      continue;
-    }
-    Instr in_;
-    if (line[0] == '@') {
-      const size_t sp = line.find(' ');
-      in_.guard = line.substr(1, sp - 1);
-      line = line.substr(sp + 1);
-    }
-    const size_t sp = line.find_first_of(" \t;");
-    in_.op = line.substr(0, sp);
-    std::string rest = sp == std::string::npos ? "" : line.substr(sp);
-    if (const size_t semi = rest.rfind(';'); semi != std::string::npos) rest = rest.substr(0, semi);
-    // Operands are separated by commas outside brackets and braces.
-    std::string cur;
-    int depth = 0;
-    for (char c : rest) {
-      depth += (c == '[' || c == '{') - (c == ']' || c == '}');
-      if (c == ',' && depth == 0) {
-        in_.args.push_back(cur);
-        cur.clear();
-      } else if (c != ' ' && c != '\t') {
-        cur += c;
-      }
-    }
-    if (!cur.empty()) in_.args.push_back(cur);
-    p.code.push_back(in_);
-  }
-  return p;
-}
-
-// One hardware thread's registers, and the special registers of its position.
-struct Machine {
-  std::map<std::string, uint64_t> reg;
-  const gpu::Launch* launch = nullptr;
-
-  uint64_t value(const std::string& a) {
-    if (a == "[p_lp]") return launch->words.at(0);
-    if (a.rfind("[p_lp+", 0) == 0) return launch->words.at(std::stoul(a.substr(6)) / 4);
-    if (const auto it = reg.find(a); it != reg.end()) return it->second;
-    if (a[0] == '%' || a[0] == '[') throw std::runtime_error("read before write: " + a);
-    return std::stoull(a, nullptr, 0);
-  }
-};
-
-bool has(const std::string& op, const char* part) { return op.find(part) != std::string::npos; }
-
-uint64_t compare(const std::string& op, uint64_t a, uint64_t b) {
-  if (has(op, ".eq.")) return a == b;
-  if (has(op, ".ne.")) return a != b;
-  if (has(op, ".lt.")) return a < b;
-  if (has(op, ".le.")) return a <= b;
-  if (has(op, ".gt.")) return a > b;
-  if (has(op, ".ge.")) return a >= b;
-  throw std::runtime_error("unknown comparison " + op);
-}
-
-// Executes one arithmetic instruction; false for one outside the prologue's integer subset.
-bool execute(Machine& m, const Instr& in) {
-  const std::string& op = in.op;
-  const bool wide = has(op, ".wide.") || has(op, "64");
-  const uint64_t mask = wide ? ~uint64_t{0} : 0xffffffffu;
-  auto arg = [&](size_t i) { return m.value(in.args.at(i)) & (has(op, ".wide.") ? 0xffffffffu : mask); };
-  uint64_t r = 0;
-  const std::string base = op.substr(0, op.find('.'));
-  if (base == "mov" || base == "cvta" || (base == "ld" && has(op, ".param"))) r = m.value(in.args.at(1));
-  else if (base == "cvt") r = m.value(in.args.at(1)) & (has(op, ".u64.u32") ? 0xffffffffu : mask);
-  else if (base == "add") r = arg(1) + arg(2);
-  else if (base == "sub") r = arg(1) - arg(2);
-  else if (base == "mul") r = arg(1) * arg(2);
-  else if (base == "mad") r = arg(1) * arg(2) + arg(3);
-  else if (base == "div") r = arg(1) / arg(2);
-  else if (base == "rem") r = arg(1) % arg(2);
-  else if (base == "and") r = arg(1) & arg(2);
-  else if (base == "or") r = arg(1) | arg(2);
-  else if (base == "xor") r = arg(1) ^ arg(2);
-  else if (base == "shr") r = arg(1) >> arg(2);
-  else if (base == "shl") r = arg(1) << arg(2);
-  else if (base == "not" && has(op, ".pred")) r = !m.value(in.args.at(1));
-  else if (base == "setp") {
-    r = compare(op, arg(1), arg(2));
-    if (has(op, ".and.")) r = r && m.value(in.args.at(3));
-  } else
-    return false;
-  m.reg[in.args.at(0)] = (base == "setp" || base == "not") ? r : r & mask;
-  return true;
-}
+using namespace ptxsim;
 
 struct Position {
   uint32_t cta, warp, lane;
