@@ -344,14 +344,15 @@ const CLI::App* findCommand(const CLI::App& app, const std::string& name) {
   return found.empty() ? nullptr : found.front();
 }
 
+// The formatter, not App::help(): once `help` is parsed, App::help() describes `help` itself.
 int help(const CLI::App& app, const std::string& topic) {
   if (topic.empty()) {
-    std::cout << app.help();
+    std::cout << app.get_formatter()->make_help(&app, "litmus", CLI::AppFormatMode::Normal);
     return cli::kOk;
   }
   if (topic == "run") return runWith({"--help"});
   if (const CLI::App* sub = findCommand(app, topic)) {
-    std::cout << sub->help();
+    std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
   }
   std::cerr << "litmus help: unknown command '" << topic << "'\n";
@@ -377,6 +378,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "litmus " LITMUS_VERSION);
   app.require_subcommand(1, 1);
   app.footer(kExitCodes);
+  app.get_formatter()->label("SUBCOMMAND", "COMMAND");
   CLI::App* check = addCheck(app, a);
   CLI::App* suite = addSuite(app, a);
   CLI::App* convert = app.add_subcommand("convert", "print a herd .litmus test as YAML");
@@ -384,6 +386,7 @@ int main(int argc, char** argv) {
   CLI::App* run = addRun(app);
   CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
   helpCmd->add_option("COMMAND", a.helpTopic, "a command");
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
 
   // CLI11 would call a misspelt command "an argument not expected"; name it.
   if (argc < 2) {
