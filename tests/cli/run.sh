@@ -158,6 +158,21 @@ lit run --help
 [ "$RC" -eq 0 ] && grep -q '^usage: litmus run ' "$OUT" && [ ! -s "$ERR" ]
 check $? "'litmus run --help' reaches run's own usage, exit 0" "$(ran run --help)"
 
+# `run` takes everything after the word unchanged: its own options reach it.
+lit run --emit-ptx "$TMP/ptx" golden/CoRR.yaml
+[ "$RC" -eq 0 ] && [ -n "$(ls "$TMP/ptx" 2>/dev/null)" ]
+check $? "'litmus run --emit-ptx DIR FILE' reaches run with its options, exit 0" "$(ran run --emit-ptx "$TMP/ptx" golden/CoRR.yaml)"
+
+# One rule for state spaces: check and run --emit-ptx refuse the same file with the same message.
+for b in global-access-to-shared-location.yaml shared-access-to-global-location.yaml; do
+  lit check "$BAD/$b"; cp "$ERR" "$TMP/check.err"; rc1=$RC
+  lit run --emit-ptx "$TMP/ptx-bad" "$BAD/$b"
+  [ "$rc1" -eq 2 ] && [ "$RC" -eq 2 ] && [ -s "$ERR" ] && diff -q "$TMP/check.err" "$ERR" >/dev/null &&
+    grep -q "^$BAD/$b:[0-9]*:[0-9]*: error: " "$ERR"
+  check $? "state space contradicting the location ($b): check and run --emit-ptx, same located error, exit 2" \
+    "check: exit $rc1, $(cat "$TMP/check.err")" "$(ran run --emit-ptx "$TMP/ptx-bad" "$BAD/$b")"
+done
+
 # The version printed is the one CMake's project() declares.
 want=$(sed -n 's/^project(ptx_litmus VERSION \([0-9.]*\) .*/\1/p' "$SRC/CMakeLists.txt")
 lit --version
