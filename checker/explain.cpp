@@ -88,13 +88,17 @@ Violation explainViolation(Execution x, const model::Static<BitRel>& s,
   return v;
 }
 
+EventText eventText(const litmus::Test& test, const Execution& x, int event) {
+  const auto& e = x.graph.events[event];
+  if (e.thread < 0) return {"", "init of " + litmus::elementName(test.locations.at(e.va).name, e.offset)};
+  return {test.threads[e.thread].name, instrText(test, e)};
+}
+
 std::string describe(const litmus::Test& test, const Violation& v) {
   std::ostringstream os;
-  const auto& ev = v.execution.graph.events;
   auto name = [&](int i) {
-    const auto& e = ev[i];
-    if (e.thread < 0) return "init of " + litmus::elementName(test.locations.at(e.va).name, e.offset);
-    return test.threads[e.thread].name + ": " + instrText(test, e);
+    const EventText t = eventText(test, v.execution, i);
+    return t.thread.empty() ? t.text : t.thread + ": " + t.text;
   };
   os << "violates " << model::axiomName(v.axiom) << " (" << model::axiomSection(v.axiom)
      << "): " << v.relation << "\n";
