@@ -319,7 +319,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
       for (const auto* tr : traces) possible.back().insert(tr->events[i].value);
       z3::expr v = code.of(c, traces.back()->events[i].value);
       for (size_t k = traces.size() - 1; k-- > 0;)
-        v = z3::ite(sel[t][k], code.of(c, traces[k]->events[i].value), v);
+        rebind(v, z3::ite(sel[t][k], code.of(c, traces[k]->events[i].value), v));
       value.push_back(v);
     }
     for (auto [a, b] : rep.rmw) g.rmw.emplace_back(a + off, b + off);
@@ -423,7 +423,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
       const auto& traces = pick[t]->traces;
       auto reg = [&](size_t k) { return it == info.regId.end() ? 0 : traces[k]->regs[it->second]; };
       z3::expr v = code.of(c, reg(traces.size() - 1));
-      for (size_t k = traces.size() - 1; k-- > 0;) v = z3::ite(sel[t][k], code.of(c, reg(k)), v);
+      for (size_t k = traces.size() - 1; k-- > 0;) rebind(v, z3::ite(sel[t][k], code.of(c, reg(k)), v));
       observed.push_back(v);
     } else {
       const int l = prog_.vaLoc[prog_.vaOf(term.name)];
@@ -436,7 +436,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
         for (int w2 : cand)
           if (w2 != w) smt.add(!fin || !co.at(w, w2).expr(c));
         fins.push_back(fin);
-        v = z3::ite(fin, value[w], v);
+        rebind(v, z3::ite(fin, value[w], v));
       }
       smt.add(z3::atleast(fins, 1) && z3::atmost(fins, 1));
       observed.push_back(v);
@@ -461,7 +461,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     for (const auto& o : observed) {
       const z3::expr v = m.eval(o, true);
       st.values.push_back(code.decode(v));
-      block = block || (o != v);
+      rebind(block, block || (o != v));
     }
     states_.insert(st);
     if (observed.empty()) return;
