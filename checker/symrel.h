@@ -62,16 +62,23 @@ class Term {
 // would pick the leaking move assignment (see Term).
 inline void rebind(z3::expr& to, const z3::expr& from) { to = from; }
 
+class Deadline;
+
 // An n x n matrix of Terms. Composition is n^3 terms before folding; closures square
-// ceil(log2 n) times, which is exact for paths of any length.
+// ceil(log2 n) times, which is exact for paths of any length. A relation carries the deadline of
+// its check, and every operation passes it on and throws Deadline::Expired once it has passed:
+// the model text builds the terms of a large test for seconds, and it has no deadline of its own.
 class SymRel {
  public:
   SymRel() = default;
-  SymRel(z3::context* c, int n) : c_(c), n_(n), cells_(static_cast<size_t>(n) * n) {}
-  static SymRel constant(z3::context* c, const model::BitRel& r);
+  SymRel(z3::context* c, const Deadline* d, int n)
+      : c_(c), deadline_(d), n_(n), cells_(static_cast<size_t>(n) * n) {}
+  static SymRel constant(z3::context* c, const Deadline* d, const model::BitRel& r);
 
   int size() const { return n_; }
   z3::context& ctx() const { return *c_; }
+  const Deadline* deadline() const { return deadline_; }
+  void checkDeadline() const;  // throws Deadline::Expired once it has passed
   const Term& at(int a, int b) const { return cells_[static_cast<size_t>(a) * n_ + b]; }
   Term& at(int a, int b) { return cells_[static_cast<size_t>(a) * n_ + b]; }
 
@@ -82,6 +89,7 @@ class SymRel {
 
  private:
   z3::context* c_ = nullptr;
+  const Deadline* deadline_ = nullptr;  // none when null
   int n_ = 0;
   std::vector<Term> cells_;
 };
