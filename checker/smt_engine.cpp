@@ -50,7 +50,8 @@ class Smt {
   z3::model model() { return solver_.get_model(); }
   static Answer checkWith(z3::solver& s, const Deadline& deadline) {
     deadline.check();
-    if (deadline.set()) s.set("timeout", static_cast<unsigned>(std::max(1.0, deadline.secondsLeft() * 1000)));
+    if (deadline.set())
+      s.set("timeout", static_cast<unsigned>(std::max(1.0, deadline.secondsLeft() * 1000)));
     switch (s.check()) {
       case z3::sat: return Answer::Sat;
       case z3::unsat: return Answer::Unsat;

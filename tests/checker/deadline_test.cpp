@@ -58,7 +58,8 @@ TEST_CASE("--timeout is a deadline for every engine") {
 
 TEST_CASE("a test that finishes within its deadline is not affected by it") {
   const litmus::Test small = coherenceStorm(2, 1);
-  for (checker::Engine e : {checker::Engine::Explicit, checker::Engine::Smt, checker::Engine::Both}) {
+  using checker::Engine;
+  for (Engine e : {Engine::Explicit, Engine::Smt, Engine::Both}) {
     const std::string engine = checker::toString(e);
     CAPTURE(engine);
     litmus::Outcome timed, untimed;
