@@ -251,6 +251,15 @@ lit check golden/CoRR.yaml
 ! grep -q '^Vacuous: ' "$OUT" && ! grep -q '^May hang: ' "$OUT"
 check $? "check: a terminating test has no May hang or Vacuous line" "$(ran check golden/CoRR.yaml)"
 
+c=../../litmus/catalog/loops/counted-loop.yaml
+lit check --unroll 1 "$c"
+[ "$RC" -eq 3 ] && grep -qx 'States 0' "$OUT" && ! grep -q '^May hang: ' "$OUT" &&
+  grep -qx 'Vacuous: no allowed execution runs to its end (longer paths were not explored), so States and the Observation count none' "$OUT"
+check $? "check --unroll 1 on a loop that needs 2: Vacuous because of the bound, exit 3 (unknown, not a pass)" "$(ran check --unroll 1 "$c")"
+lit check "$c"
+[ "$RC" -eq 0 ] && grep -qx 'x=3;' "$OUT" && ! grep -q '^May hang: ' "$OUT"
+check $? "check on a counted loop: x=3, no hang (a loop carrying a register is no spin loop), exit 0" "$(ran check "$c")"
+
 lit check hang/terminates-declared-may-hang.yaml
 [ "$RC" -eq 1 ] && grep -q "liveness failed: declared may-hang, but every execution terminates" "$ERR"
 check $? "check: 'liveness: may-hang' on a test that always terminates: exit 1" "$(ran check hang/terminates-declared-may-hang.yaml)"
