@@ -108,11 +108,6 @@ void printHerd(std::ostream& os, const Outcome& o) {
   os << "Time " << o.test << " " << seconds(o.seconds) << "\n\n";
 }
 
-std::string jsonEscape(const std::string& s) {
-  const std::string quoted = nlohmann::ordered_json(s).dump();
-  return quoted.substr(1, quoted.size() - 2);
-}
-
 nlohmann::ordered_json toJson(const Outcome& o) {
   using nlohmann::ordered_json;
   ordered_json j;

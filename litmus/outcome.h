@@ -72,8 +72,6 @@ void printHerd(std::ostream&, const Outcome&);
 nlohmann::ordered_json toJson(const Outcome&);
 // toJson on one line (no trailing newline).
 void printJson(std::ostream&, const Outcome&);
-// A JSON string literal's contents (no quotes), through the same writer as toJson.
-std::string jsonEscape(const std::string&);
 
 // Evaluate a condition body on a final state (observed values in `observed` order).
 bool evalCondition(const Cond&, const std::vector<Term>& observed, const State&);
