@@ -8,4 +8,8 @@ namespace checker {
 
 Result checkExplicit(const litmus::Test& test, const Options& options);
 
+// The same enumeration without pruning: every candidate execution is built and the whole model
+// decides. For tests that the pruning loses no allowed state (tests/model/axioms_test.cpp).
+Result checkExplicitUnpruned(const litmus::Test& test, const Options& options);
+
 }  // namespace checker
