@@ -211,36 +211,91 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
   }
 }
 
+// Per location, the morally strong pairs of its writes: every execution orders each of them in co
+// (§8.9.6), one way or the other.
+std::vector<std::vector<std::pair<int, int>>> mustOrder(const Candidate& c) {
+  std::vector<std::vector<std::pair<int, int>>> out(c.writesByLoc.size());
+  for (size_t l = 0; l < c.writesByLoc.size(); ++l) {
+    const auto& ws = c.writesByLoc[l];
+    for (size_t i = 0; i < ws.size(); ++i)
+      for (size_t j = i + 1; j < ws.size(); ++j)
+        if (c.s.ms.get(ws[i], ws[j])) out[l].emplace_back(ws[i], ws[j]);
+  }
+  return out;
+}
+
+// Case analysis on pairs co must order, with the model as the judge: if the model refutes the
+// part with a -> b added to co, every completion has b -> a (and what Coherence then forces); if
+// it refutes both ways, it refutes the part. Repeats until nothing more is forced. Returns false
+// when the part is refuted; otherwise x.co gains the forced edges.
+bool settleOrder(const model::Static<BitRel>& s, model::Choice<BitRel>& x, const model::Derived<BitRel>& d,
+                 const std::vector<std::pair<int, int>>& pairs, const BitRel::Row& near) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    BitRel closed = plus(x.co);
+    for (auto [a, b] : pairs) {
+      if (!near[a] && !near[b]) continue;
+      if (closed.get(a, b) || closed.get(b, a)) continue;
+      BitRel forcedAb(x.co.size()), forcedBa(x.co.size());
+      model::Choice<BitRel> ab = x, ba = x;
+      ab.co.set(a, b);
+      ba.co.set(b, a);
+      const bool okAb = mayComplete(s, ab, d, &forcedAb);
+      const bool okBa = mayComplete(s, ba, d, &forcedBa);
+      if (!okAb && !okBa) return false;
+      if (okAb && okBa) continue;
+      x.co = okAb ? ab.co | forcedAb : ba.co | forcedBa;
+      closed = plus(x.co);
+      changed = true;
+    }
+  }
+  return true;
+}
+
 // Reads-from is chosen one read at a time. With `prune`, a partial choice is dropped as soon as
-// the model refutes it (mayComplete): the part it sees is the rf chosen so far, the co edges every
-// execution of this candidate has (initial writes first, and what Coherence forces from the
-// causality that holds whatever rf is, e.g. program order), empty sc and bar, and the relations
-// derived from that part, all of them included in those of every completion.
+// the model refutes it (mayComplete, settleOrder): the part it sees is the rf chosen so far, the
+// co edges every completion of it has (initial writes first, what Coherence forces, what the case
+// analysis on co forces), empty sc and bar, and the relations derived from the part with empty
+// rf, all of them included in those of every completion. (Deriving from the rf chosen so far
+// would see more, at the price of a derivation per step.)
+//
+// The case analysis costs two evaluations of the model per pair, so after a read r is given its
+// write w it looks only at the pairs of r's location with an end near the new edge: w itself, or a
+// write after r in its thread (e.g. the write half of r's RMW). Any choice of pairs is sound; this
+// one finds what the new edge makes decidable in the tests we have (bench/corpus.sh).
 bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f) {
   const int n = static_cast<int>(c.g.events.size());
   const BitRel none(n);
   const model::Derived<BitRel> d0 = model::derive(c.s, none, none, none);
-  BitRel co0 = initialWritesFirst(c);
-  if (prune) {
+  const auto pairs = mustOrder(c);
+  // Whether the part x may still complete, after read r (-1: none yet) was given write w; x.co
+  // gains the edges every completion has.
+  auto refine = [&](model::Choice<BitRel>& x, int r, int w) {
     BitRel forced(n);
-    if (!mayComplete(c.s, {none, co0, none, none}, d0, &forced)) return true;
-    co0 |= forced;
-  }
-  std::function<bool(size_t, BitRel&)> pick = [&](size_t i, BitRel& rf) -> bool {
+    if (!mayComplete(c.s, x, d0, &forced)) return false;
+    x.co |= forced;
+    BitRel::Row near;
+    if (r < 0) near.set();
+    else near = c.s.po.row(r), near.set(w);
+    for (size_t l = 0; l < pairs.size(); ++l)
+      if ((r < 0 || static_cast<int>(l) == c.g.events[r].loc) && !settleOrder(c.s, x, d0, pairs[l], near))
+        return false;
+    return true;
+  };
+  std::function<bool(size_t, model::Choice<BitRel>&)> pick = [&](size_t i, model::Choice<BitRel>& x) -> bool {
     if (overTime()) return false;
-    if (i == c.reads.size()) return f(rf);
+    if (i == c.reads.size()) return f(x.rf);
     const int r = c.reads[i];
     for (int w : c.rfChoices[i]) {
-      rf.set(w, r);
-      const bool ok = !prune || mayComplete(c.s, {rf, co0, none, none}, d0);
-      if (ok && !pick(i + 1, rf)) return false;
-      rf.set(w, r, false);
+      model::Choice<BitRel> next = x;
+      next.rf.set(w, r);
+      if ((!prune || refine(next, r, w)) && !pick(i + 1, next)) return false;
     }
     return true;
   };
-  BitRel rf(n);
-  if (prune && !mayComplete(c.s, {rf, co0, none, none}, d0)) return true;
-  return pick(0, rf);
+  model::Choice<BitRel> x{none, initialWritesFirst(c), none, none};
+  if (prune && !refine(x, -1, -1)) return true;
+  return pick(0, x);
 }
 
 // Fence-SC order: an acyclic orientation of every morally strong pair of fence.sc, closed

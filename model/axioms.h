@@ -79,12 +79,14 @@ struct Constraint {
 
 template <class Rel> Part<Rel> part(std::string_view name, Rel r) { return {name, std::move(r)}; }
 
-// A factor that is the union of its parts.
+// A factor that is the union of its parts. (Relations are moved, not copied, where they can be:
+// the explicit engine builds constraints on every step of its search.)
 template <class Rel, class... More>
 Factor<Rel> either(Part<Rel> first, More... more) {
   Factor<Rel> f;
   f.r = first.r;
-  ((f.r = f.r | more.r), ...);
+  ((f.r = std::move(f.r) | more.r), ...);
+  f.parts.reserve(1 + sizeof...(more));
   f.parts.push_back(std::move(first));
   (f.parts.push_back(std::move(more)), ...);
   return f;
@@ -98,23 +100,34 @@ template <class Rel> Factor<Rel> filter(std::string_view name, Rel r) {
   return f;
 }
 
+// The path first ; more... (herd's `;`), for empty and subset.
+template <class Rel, class... Fs>
+std::vector<Factor<Rel>> seq(Factor<Rel> first, Fs... more) {
+  std::vector<Factor<Rel>> v;
+  v.reserve(1 + sizeof...(more));
+  v.push_back(std::move(first));
+  (v.push_back(std::move(more)), ...);
+  return v;
+}
+
 namespace detail {
+
 template <class Rel>
 Constraint<Rel> make(Shape shape, std::string_view text, std::vector<Factor<Rel>> path,
                      Factor<Rel> within = {}) {
   Rel r = path.front().r;
   for (size_t i = 1; i < path.size(); ++i) r = r * path[i].r;
-  if (!within.parts.empty()) r = r & within.r;
+  if (!within.parts.empty()) r = std::move(r) & within.r;
   return Constraint<Rel>{shape, text, std::move(path), std::move(within), std::move(r), {}, {}};
 }
 }  // namespace detail
 
 template <class Rel> Constraint<Rel> acyclic(std::string_view text, Factor<Rel> f) {
-  return detail::make(Shape::Acyclic, text, std::vector<Factor<Rel>>{std::move(f)});
+  return detail::make(Shape::Acyclic, text, seq(std::move(f)));
 }
 // irreflexive(a ; b)
 template <class Rel> Constraint<Rel> irreflexive(std::string_view text, Factor<Rel> a, Factor<Rel> b) {
-  return detail::make(Shape::Irreflexive, text, std::vector<Factor<Rel>>{std::move(a), std::move(b)});
+  return detail::make(Shape::Irreflexive, text, seq(std::move(a), std::move(b)));
 }
 // empty((path[0] ; ...) & within)
 template <class Rel>

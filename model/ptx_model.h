@@ -133,13 +133,13 @@ bool axioms(const Static<Rel>& s, const Choice<Rel>& x, const Derived<Rel>& d, C
     return false;
   // §8.10.3 Atomicity (of read-modify-writes against morally strong writes)
   if (!check(Axiom::Atomicity, empty("((ms & fr) ; (ms & co)) & rmw",
-                                     {only("fr", s.ms & fr), only("co", s.ms & x.co)},
+                                     seq(only("fr", s.ms & fr), only("co", s.ms & x.co)),
                                      only("rmw", s.rmw))))
     return false;
   // §8.10.1 Coherence: causality between writes of one location is in coherence order
   if (!check(Axiom::Coherence,
              subset("[W] ; cause ; [W] & loc must be in co",
-                    {filter("[W]", s.W), only("cause", d.cause), filter("[W]", s.W)},
+                    seq(filter("[W]", s.W), only("cause", d.cause), filter("[W]", s.W)),
                     filter("loc", s.loc), part("co", x.co))))
     return false;
   // §8.10.6 Causality
