@@ -260,8 +260,8 @@ bool settleOrder(const model::Static<BitRel>& s, model::Choice<BitRel>& x, const
 // would see more, at the price of a derivation per step.)
 //
 // The case analysis costs two evaluations of the model per pair, so after a read r is given its
-// write w it looks only at the pairs of r's location with an end near the new edge: w itself, or a
-// write after r in its thread (e.g. the write half of r's RMW). Any choice of pairs is sound; this
+// write w it looks only at the pairs of r's location with an end near the new edge: w itself, or
+// the first write after r in its thread (e.g. the write half of r's RMW). Any choice of pairs is sound; this
 // one finds what the new edge makes decidable in the tests we have (bench/corpus.sh).
 bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f) {
   const int n = static_cast<int>(c.g.events.size());
@@ -276,7 +276,12 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
     x.co |= forced;
     BitRel::Row near;
     if (r < 0) near.set();
-    else near = c.s.po.row(r), near.set(w);
+    else near.set(w);
+    for (int e = r + 1; r >= 0 && e < n && c.g.events[e].thread == c.g.events[r].thread; ++e)
+      if (c.g.events[e].isWrite()) {
+        near.set(e);
+        break;
+      }
     for (size_t l = 0; l < pairs.size(); ++l)
       if ((r < 0 || static_cast<int>(l) == c.g.events[r].loc) && !settleOrder(c.s, x, d0, pairs[l], near))
         return false;
