@@ -1,12 +1,12 @@
 // The suite runner's honesty rules: a test listed in a TSV but absent is a failure, a hang is
 // never a pass unless expected, and a test with no expectation at all is not counted as passed.
+#include "suite/suite.h"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <random>
-
-#include "suite/suite.h"
 
 using checker::SuiteEntry;
 using checker::Verdict;
@@ -86,9 +86,11 @@ TEST_CASE("suite: a test that may hang fails unless may-hang is expected") {
     CHECK(e.message.empty());
   }
   SUBCASE("may-hang from LIVENESS.tsv passes, and the TSV replaces the test's own key") {
-    const std::string f = dir.write("a.yaml", deadlock("expect: unreachable\nliveness: terminates\n"));
+    const std::string f =
+        dir.write("a.yaml", deadlock("expect: unreachable\nliveness: terminates\n"));
     checker::SuiteOptions opt;
-    opt.livenessTsv = dir.write("LIVENESS.tsv", "test\tmodel\ttermination\na.yaml\tptx\tmay-hang\n");
+    opt.livenessTsv =
+        dir.write("LIVENESS.tsv", "test\tmodel\ttermination\na.yaml\tptx\tmay-hang\n");
     const auto report = checker::runSuite({f}, opt);
     REQUIRE(report.entries.size() == 1);
     CHECK((report.entries[0].verdict == Verdict::Pass));
