@@ -19,7 +19,7 @@ const std::vector<std::string>& featureNames() {
       "mbarrier.init", "mbarrier.arrive", "mbarrier.arrive.expect_tx", "mbarrier.arrive_drop",
       "mbarrier.expect_tx", "mbarrier.complete_tx", "mbarrier.test_wait", "mbarrier.try_wait",
       "mbarrier wait in a loop", "mbarrier wait by parity", "mbarrier wait by state",
-      "mbarrier.pending_count", "remote mbarrier",
+      "mbarrier.pending_count", "remote mbarrier", "mbarrier wait on parity 1", "mbarrier.inval",
       // proxies and aliases
       "generic alias", "texture/surface/constant proxy", "fence.proxy.alias",
       "fence.proxy texture/surface/constant", "fence.proxy.async", "async::generic proxy fence",
@@ -69,7 +69,10 @@ void mbarrier(const Instr& in, std::set<std::string>& f) {
     case MbarOp::TryWait:
       f.insert(in.mbarOp == MbarOp::TestWait ? "mbarrier.test_wait" : "mbarrier.try_wait");
       f.insert(in.parity ? "mbarrier wait by parity" : "mbarrier wait by state");
+      if (in.parity && in.args.back().kind == litmus::Operand::Kind::Imm && in.args.back().imm == 1)
+        f.insert("mbarrier wait on parity 1");
       break;
+    case MbarOp::Inval: f.insert("mbarrier.inval"); break;
     case MbarOp::PendingCount: f.insert("mbarrier.pending_count"); break;
     default: break;
   }

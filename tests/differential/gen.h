@@ -112,6 +112,7 @@ class Draft {
 
   // Estimated candidate paths (product over threads of the reads' value choices); false when
   // the draw exceeds the cost bound.
+  double paths() const;
   bool withinBound() const;
   std::string yaml(uint64_t seed) const;
 };
@@ -124,7 +125,7 @@ void drawClusterBar(Draft& d);
 void drawWarp(Draft& d);
 void drawMbarrier(Draft& d);
 void drawAsync(Draft& d);
-void drawProxyFences(Draft& d, int t, std::vector<Block>& seq);
+void drawProxyFences(Draft& d, std::vector<Block>& seq);
 
 // One plain memory operation of thread t on a location it reaches (loads, stores, atom, red,
 // fences, cas, and the proxy forms for proxied aliases), as a block.

@@ -71,9 +71,9 @@ Block arrive(Draft& d, int t, int m, int tx, std::string& state) {
              std::to_string(tx) + ";"}};
   const int k = g.pick(0, 19);
   if (k == 0 && local) return {{"mbarrier.arrive.noComplete.shared.b64 " + state + ", [" + d.locs[m].name + "], 1;"}};
-  if (k <= 3) return {{mbar(d, t, m, "arrive_drop", {".release", ".relaxed"}, a) + state + ", " + a + ";"}};
+  if (k <= 5) return {{mbar(d, t, m, "arrive_drop", {".release", ".relaxed"}, a) + state + ", " + a + ";"}};
   const std::string line = mbar(d, t, m, "arrive", {"", ".release", ".relaxed"}, a) + state + ", " + a;
-  return {{line + (k <= 5 ? ", " + std::to_string(g.pick(1, 2)) : "") + ";"}};
+  return {{line + (k <= 8 ? ", " + std::to_string(g.pick(1, 2)) : "") + ";"}};
 }
 
 // expect_tx or complete_tx of `tx` bytes.
@@ -95,7 +95,7 @@ Block wait(Draft& d, int t, int m, const std::string& token, bool spin) {
   const std::string p = d.pred(t, true);
   const std::string relaxed = g.coin(20) ? ".relaxed" : "";
   const std::string line = mbar(d, t, m, op, {relaxed.empty() ? ".acquire" : relaxed}, a) + p + ", " + a +
-                           ", " + (parity ? std::to_string(g.coin(85) ? 0 : 1) : token) + ";";
+                           ", " + (parity ? std::to_string(g.coin(75) ? 0 : 1) : token) + ";";
   Block b;
   if (spin) {
     const std::string l = d.label(t);
@@ -142,20 +142,20 @@ void mbarrierRoles(Draft& d, int m, int count, const std::vector<int>& users, Pl
   const int owner = d.locs[m].owner;
   std::vector<int> pool = users;
   const int arrivals = std::min<int>(static_cast<int>(pool.size()), g.pick(1, count + 1));
-  const int txBytes = g.coin(30) ? g.of(std::vector<int>{4, 16}) : 0;
+  const int txBytes = g.coin(45) ? g.of(std::vector<int>{4, 16}) : 0;
   for (int i = 0; i < arrivals; ++i) {
     const int t = pool[g.pick(0, static_cast<int>(pool.size()) - 1)];
-    if (g.coin(50)) plan[t].push_back(memoryOp(d, t));
+    if (g.coin(25)) plan[t].push_back(memoryOp(d, t));
     std::string state;
     plan[t].push_back(arrive(d, t, m, i == 0 ? txBytes : 0, state));
     const bool local = d.threads[t].cta == owner;
-    if (local && g.coin(20)) plan[t].push_back({{"mbarrier.pending_count.b64 " + d.reg(t, "c") + ", " + state + ";"}});
-    if (local && g.coin(20)) plan[t].push_back(wait(d, t, m, state, false));
+    if (local && g.coin(35)) plan[t].push_back({{"mbarrier.pending_count.b64 " + d.reg(t, "c") + ", " + state + ";"}});
+    if (local && g.coin(40)) plan[t].push_back(wait(d, t, m, state, false));
   }
   if (txBytes > 0 && g.coin(85)) {
     const int t = g.of(pool);
     plan[t].push_back(tx(d, t, m, "complete_tx", txBytes));
-  } else if (g.coin(15)) {
+  } else if (g.coin(60)) {
     const int t = g.of(pool);
     plan[t].push_back(tx(d, t, m, "expect_tx", 4));
   }
@@ -165,7 +165,7 @@ void mbarrierRoles(Draft& d, int m, int count, const std::vector<int>& users, Pl
   for (int i = g.pick(1, 2); i > 0; --i) {
     const int t = g.of(local);
     plan[t].push_back(wait(d, t, m, "", g.coin(40)));
-    if (g.coin(70)) plan[t].push_back(memoryOp(d, t));
+    if (g.coin(40)) plan[t].push_back(memoryOp(d, t));
   }
 }
 
@@ -184,7 +184,7 @@ void drawMbarrier(Draft& d) {
   if (g.coin(92)) plan[i0].push_back(init(d, i0, m, count));
   publish(d, i0, users, plan);
   mbarrierRoles(d, m, count, users, plan);
-  if (g.coin(5)) {
+  if (g.coin(15)) {
     std::string a;
     plan[i0].push_back({{mbar(d, i0, m, "inval", {""}, a) + a + ";"}});
     d.write(m);
@@ -192,14 +192,15 @@ void drawMbarrier(Draft& d) {
   commit(d, plan);
 }
 
-void drawProxyFences(Draft& d, int t, std::vector<Block>& seq) {
+// The bidirectional async proxy fences, or (as often) a half of the restricted async::generic one.
+void drawProxyFences(Draft& d, std::vector<Block>& seq) {
   static const std::vector<std::string> fences = {
       "fence.proxy.async;", "fence.proxy.async.global;", "fence.proxy.async.shared::cta;",
-      "fence.proxy.async.shared::cluster;",
+      "fence.proxy.async.shared::cluster;"};
+  static const std::vector<std::string> halves = {
       "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
       "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;"};
-  (void)t;
-  seq.push_back({{d.g.of(fences)}});
+  seq.push_back({{d.g.of(d.g.coin(50) ? fences : halves)}});
 }
 
 namespace {
@@ -223,7 +224,9 @@ void receive(Draft& d, int r, int m, int bytes, const std::vector<int>& senders,
   auto& g = d.g;
   plan[r].push_back(init(d, r, m, 1));
   std::string state;
-  plan[r].push_back(arrive(d, r, m, g.coin(85) ? bytes : 0, state));
+  const int how = g.pick(0, 19);  // arrive.expect_tx; expect_tx, then arrive; arrive alone
+  if (how >= 12 && how < 17) plan[r].push_back(tx(d, r, m, "expect_tx", bytes));
+  plan[r].push_back(arrive(d, r, m, how < 12 ? bytes : 0, state));
   std::vector<int> users{r};
   for (int s : senders)
     if (s != r) users.push_back(s);
@@ -273,7 +276,7 @@ void tmaStore(Draft& d, Plan& plan) {
     d.write(b);
     seq.push_back({{"st.shared.u32 [b], 1;"}});
   }
-  if (g.coin(50)) drawProxyFences(d, t, seq);
+  if (g.coin(50)) drawProxyFences(d, seq);
   const int copies = g.coin(20) ? 2 : 1;
   for (int k = 0; k < copies; ++k) {
     d.read(t, b);
@@ -314,14 +317,14 @@ void remoteTransfer(Draft& d, Plan& plan, bool copy) {
       d.write(b);
       plan[s].push_back({{"st.shared.u32 [b], 1;"}});
     }
-    if (g.coin(50)) drawProxyFences(d, s, plan[s]);
+    if (g.coin(50)) drawProxyFences(d, plan[s]);
     d.read(s, b);
     plan[s].push_back({{"cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes " + ae +
                         ", [b], 16, " + am + ";"}});
     return;
   }
   for (int k = 0; k < sends; ++k) {
-    if (g.coin(50)) {
+    if (g.coin(45)) {
       plan[s].push_back({{"st.async" + std::string(g.coin(30) ? ".weak" : "") +
                           ".shared::cluster.mbarrier::complete_tx::bytes.b32 " + ae + ", " +
                           std::to_string(g.pick(1, 2)) + ", " + am + ";"}});
@@ -351,7 +354,7 @@ void tensormap(Draft& d, Plan& plan) {
   const int n = static_cast<int>(d.threads.size());
   const int t = g.pick(0, n - 1), u = (t + 1) % n;
   const int x = d.find("x"), y = d.find("y");
-  if (g.coin(30)) {
+  if (g.coin(45)) {
     const int b = newShared(d, "b", Location::Kind::Owned, d.threads[t].cta);
     d.write(b);
     d.read(t, b);
@@ -376,16 +379,17 @@ void tensormap(Draft& d, Plan& plan) {
 
 void drawAsync(Draft& d) {
   Plan plan;
-  switch (d.g.pick(0, 4)) {
+  switch (d.g.pick(0, 5)) {  // st.async and red.async share a case: twice its weight
     case 0: tmaLoad(d, plan); break;
     case 1: tmaStore(d, plan); break;
-    case 2: remoteTransfer(d, plan, false); break;
-    case 3: remoteTransfer(d, plan, true); break;
+    case 2:
+    case 3: remoteTransfer(d, plan, false); break;
+    case 4: remoteTransfer(d, plan, true); break;
     default: tensormap(d, plan); break;
   }
   if (d.g.coin(25)) {
     const int t = d.g.pick(0, static_cast<int>(d.threads.size()) - 1);
-    drawProxyFences(d, t, plan[t]);
+    drawProxyFences(d, plan[t]);
   }
   commit(d, plan);
 }

@@ -1,6 +1,7 @@
 // The draft test: registers, labels, how a thread names a location (directly, or through mapa in
 // another CTA of its cluster), the cost estimate, and the YAML text.
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -104,9 +105,8 @@ std::vector<int> Draft::sameCluster(int t) const {
 }
 
 // A read forks its path once per value its location may hold: at most one per write of the
-// location, and the initial value. An mbarrier's value changes with each operation in several
-// ways (pending count, tx-count, phase), hence the larger factor.
-bool Draft::withinBound() const {
+// location, and the initial value. Infinity when a location has too many writes or RMWs.
+double Draft::paths() const {
   auto root = [&](int l) { return locs[l].of.empty() ? l : std::max(0, find(locs[l].of)); };
   std::vector<int> writes(locs.size(), 0), rmws(locs.size(), 0);
   for (size_t l = 0; l < locs.size(); ++l) {
@@ -114,17 +114,17 @@ bool Draft::withinBound() const {
     rmws[root(static_cast<int>(l))] += locs[l].rmws;
   }
   for (size_t l = 0; l < locs.size(); ++l)
-    if (rmws[l] > opt.maxRmwPerLocation || writes[l] > opt.maxWritesPerLocation) return false;
+    if (rmws[l] > opt.maxRmwPerLocation || writes[l] > opt.maxWritesPerLocation)
+      return std::numeric_limits<double>::infinity();
   double paths = 1;
   for (const ThreadDraft& th : threads) {
     paths *= th.forks;
-    for (int l : th.readsOf) {
-      const int r = root(l);
-      paths *= 1 + (locs[r].kind == Location::Kind::Mbarrier ? 2 : 1) * writes[r];
-    }
+    for (int l : th.readsOf) paths *= 1 + writes[root(l)];
   }
-  return paths <= opt.maxPaths;
+  return paths;
 }
+
+bool Draft::withinBound() const { return paths() <= opt.maxPaths; }
 
 std::string Draft::yaml(uint64_t seed) const {
   std::ostringstream y;

@@ -17,17 +17,28 @@ using gen::Family;
 using gen::Location;
 
 // Families with more variants weigh more, so that each variant still appears often.
-void chooseFamilies(Draft& d) {
-  static const std::vector<std::pair<Family, int>> weights = {
-      {Family::Branch, 2},   {Family::Spin, 2},     {Family::Loop, 2},  {Family::Bar, 2},
-      {Family::ClusterBar, 2}, {Family::Warp, 2},   {Family::Mbarrier, 3}, {Family::Async, 4},
-      {Family::Alias, 2},    {Family::Proxy, 2},    {Family::Dsmem, 2}, {Family::Shared, 2}};
+const std::vector<std::pair<Family, int>> kWeights = {
+    {Family::Branch, 1},     {Family::Spin, 1},  {Family::Loop, 1},     {Family::Bar, 3},
+    {Family::ClusterBar, 1}, {Family::Warp, 1},  {Family::Mbarrier, 4}, {Family::Async, 7},
+    {Family::Alias, 1},      {Family::Proxy, 1}, {Family::Dsmem, 1},    {Family::Shared, 1}};
+
+// The seed names one family that every draw for it has (in turn, by weight), so that a redraw
+// for the cost bound cannot drop the costly families; the others are drawn by weight.
+void chooseFamilies(Draft& d, uint64_t seed) {
+  int total = 0;
+  for (const auto& [f, w] : kWeights) total += w;
+  int slot = static_cast<int>(seed % static_cast<uint64_t>(total));
+  for (const auto& [f, w] : kWeights)
+    if ((slot -= w) < 0) {
+      d.families[static_cast<int>(f)] = true;
+      break;
+    }
   const int k = d.g.pick(d.opt.minFamilies, d.opt.maxFamilies);
-  for (int drawn = 0; drawn < k;) {
-    int total = 0;
-    for (const auto& [f, w] : weights) total += d.has(f) ? 0 : w;
-    int r = d.g.pick(1, total);
-    for (const auto& [f, w] : weights) {
+  for (int drawn = 1; drawn < k;) {
+    int left = 0;
+    for (const auto& [f, w] : kWeights) left += d.has(f) ? 0 : w;
+    int r = d.g.pick(1, left);
+    for (const auto& [f, w] : kWeights) {
       if (d.has(f) || (r -= w) > 0) continue;
       d.families[static_cast<int>(f)] = true;
       ++drawn;
@@ -47,7 +58,7 @@ void place(Draft& d) {
   int n = g.pick(d.opt.minThreads, d.opt.maxThreads);
   if (needCta && needCluster) n = std::max(n, std::min(3, d.opt.maxThreads));
   const int shape = needCluster ? g.pick(0, 1) : g.pick(0, 2);
-  const bool far = shape == 0 && g.coin(25);
+  const bool far = shape == 0 && g.coin(40);
   d.threads.resize(n);
   for (int t = 0; t < n; ++t) {
     int cta = g.pick(0, 3);
@@ -139,7 +150,12 @@ void useLocations(Draft& d) {
         users.push_back(static_cast<int>(t));
     if (users.empty()) continue;
     const int t = g.of(users);
-    d.threads[t].sequences.push_back({gen::memoryOpAt(d, t, static_cast<int>(l))});
+    std::vector<gen::Block> seq;
+    // the proxy fence that orders this alias's accesses with the generic ones (or none)
+    if (loc.kind == Location::Kind::Alias && g.coin(40)) seq.push_back({{"fence.proxy.alias;"}});
+    if (loc.kind == Location::Kind::Proxied && g.coin(40)) seq.push_back({{"fence.proxy." + loc.proxy + ";"}});
+    seq.push_back(gen::memoryOpAt(d, t, static_cast<int>(l)));
+    d.threads[t].sequences.push_back(seq);
   }
   if (!d.has(Family::Dsmem) || !g.coin(50)) return;
   const int t = g.pick(0, static_cast<int>(d.threads.size()) - 1);
@@ -157,7 +173,7 @@ void useLocations(Draft& d) {
 
 bool draw(gen::Rng& g, const GenOptions& opt, uint64_t seed, std::string& out) {
   Draft d(g, opt);
-  chooseFamilies(d);
+  chooseFamilies(d, seed);
   place(d);
   locations(d);
   useLocations(d);
