@@ -7,6 +7,8 @@
 #include <map>
 
 #include "gen.h"
+#include "litmus/parse.h"
+#include "model/semantics.h"
 
 namespace difftest {
 
@@ -171,6 +173,22 @@ void useLocations(Draft& d) {
   d.threads[t].sequences.push_back({{lines}});
 }
 
+// The symbolic engine's work grows with the traces (paths, with a value per read) of each
+// thread, which the estimate above cannot see well (an mbarrier's state takes many values):
+// count them as the engines enumerate them.
+bool withinTraceBound(const std::string& text, const GenOptions& opt) {
+  const litmus::Test t = litmus::parseYaml(text, "random.yaml");
+  const model::Program prog = model::buildProgram(t);
+  const model::Domain dom = model::valueDomain(prog, opt.unroll);
+  size_t total = 0;
+  for (size_t th = 0; th < t.threads.size(); ++th) {
+    const size_t n = model::enumerateTraces(prog, static_cast<int>(th), dom, opt.unroll).traces.size();
+    if (n > opt.maxTracesPerThread) return false;
+    total += n;
+  }
+  return total <= opt.maxTraces;
+}
+
 bool draw(gen::Rng& g, const GenOptions& opt, uint64_t seed, std::string& out) {
   Draft d(g, opt);
   chooseFamilies(d, seed);
@@ -187,7 +205,7 @@ bool draw(gen::Rng& g, const GenOptions& opt, uint64_t seed, std::string& out) {
   merge(d);
   if (!d.withinBound()) return false;
   out = d.yaml(seed);
-  return true;
+  return withinTraceBound(out, opt);
 }
 
 }  // namespace

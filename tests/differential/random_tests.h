@@ -4,6 +4,7 @@
 // and asynchronous copies, clusters with distributed shared memory, and warps.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -18,9 +19,13 @@ struct GenOptions {
   // still names one test). Five RMWs of one location can allow thousands of final states (6453
   // in one draw), minutes of enumeration for either engine; and the engines' work grows with the
   // product of the threads' paths, estimated from the values each read may return.
+  // The estimate is checked first; then the traces that the engines enumerate per thread are
+  // counted (at the engines' default loop bound), which bounds the symbolic engine's work.
   int maxRmwPerLocation = 4;
   int maxWritesPerLocation = 5;
-  double maxPaths = 3000;
+  double maxPaths = 10000;
+  size_t maxTracesPerThread = 300, maxTraces = 400;
+  int unroll = 2;
 };
 
 std::string randomTest(uint64_t seed, const GenOptions& opt = {});
