@@ -64,3 +64,25 @@ observe: [x]
 )";
   bothEngines(yaml, {{}, true});
 }
+
+// Seed 508. The loop adds 1 to z until the value it read is at least 1: the first iteration reads
+// the initial 0, the second its own write, 1, and exits (one backward jump, within the bound; D19
+// bounds loops that write). One execution, r1 = 1 and z = 2. Both engines allowed no execution:
+// the value domain took its values only from paths that ran to their end, and with z's domain {0}
+// every path of this loop was dropped at the bound, so the write of 1 was never seen.
+TEST_CASE("finding: a loop exits on a value it wrote itself (seed 508)") {
+  const std::string yaml = R"(name: loop-exits-on-own-write
+locations:
+  z: 0
+threads:
+  P0:
+    code: |
+      L0:
+      atom.relaxed.gpu.global.add.u32 %r1, [z], 1;
+      setp.lt.u32 %p0, %r1, 1;
+      @%p0 bra L0;
+condition: exists (true)
+observe: [P0:r1, z]
+)";
+  bothEngines(yaml, {{litmus::State{{1, 2}}}, false});
+}
