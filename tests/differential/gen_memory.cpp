@@ -1,6 +1,6 @@
-// Plain memory operations in every state space and through every proxy, and the merge of a
-// thread's code: the families' blocks interleaved with plain operations, some of them under
-// forward branches or guards.
+// Plain memory operations in every state space and through every proxy: loads (generic, .nc,
+// texture, surface, constant), stores, atom, red, cas and fences, some of them using a value read
+// before (a data dependency).
 #include "gen.h"
 
 namespace difftest::gen {
