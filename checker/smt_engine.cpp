@@ -233,11 +233,14 @@ std::optional<SymRel> SmtEnumerator::barrierChoice(Smt& smt, const model::EventG
       for (int a = 0; a < n; ++a)
         if (b.get(a, w) && ev[a].barrier != model::kExitBarrier) truth.push_back(value[a] != code.of(c, 0));
       const int k = static_cast<int>(truth.size());
+      // A completed wait's phase holds its own arrival; none means the wait hangs and returns
+      // no result (its value is no reduction of anything).
+      if (k == 0) continue;
       for (int m = 0; m <= k; ++m) {
         const int64_t result = ev[w].barOp == litmus::BarOp::RedPopc ? m
                                : ev[w].barOp == litmus::BarOp::RedAnd ? m == k
                                                                         : m > 0;
-        const z3::expr exactly = k == 0 ? c.bool_val(true) : z3::atleast(truth, m) && z3::atmost(truth, m);
+        const z3::expr exactly = z3::atleast(truth, m) && z3::atmost(truth, m);
         smt.add(z3::implies(sel && exactly, code.has(result) ? value[w] == code.of(c, result)
                                                              : c.bool_val(false)));
       }

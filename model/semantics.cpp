@@ -354,6 +354,7 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       }
       if (target <= p.pc && ++p.backJumps[p.pc] > unroll_) {
         out_.bounded = true;
+        out_.dropped.push_back(std::move(p.trace));
         return false;
       }
       p.pc = target;
