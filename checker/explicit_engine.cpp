@@ -328,7 +328,7 @@ bool Enumerator::forEachCo(const Candidate& c, const model::Choice<BitRel>& x,
   const BitRel& rf = x.rf;
   BitRel co = initialWritesFirst(c);
   auto viable = [&](const BitRel& co) {
-    return prune ? mayComplete(c.s, {rf, co, x.sc, x.bar}, d) : plus(co).irreflexive();
+    return prune ? mayComplete(c.s, {rf, co, x.sc, x.bar}, d) : acyclic(co);
   };
   if (prune) {
     BitRel forced(co.size());

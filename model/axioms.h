@@ -147,7 +147,7 @@ Constraint<Rel> subset(std::string_view text, std::vector<Factor<Rel>> path, Fac
 // Whether a constraint holds, for a relation type that can be decided (model::BitRel).
 template <class Rel> bool holds(const Constraint<Rel>& c) {
   switch (c.shape) {
-    case Shape::Acyclic: return plus(c.r).irreflexive();
+    case Shape::Acyclic: return acyclic(c.r);
     case Shape::Irreflexive: return c.r.irreflexive();
     case Shape::Empty: return c.r.empty();
     case Shape::Subset: return c.r.subsetOf(c.sup);
