@@ -220,19 +220,20 @@ ordered_json suiteJson(const checker::SuiteEntry& e) {
 }
 
 // "P passed, F failed" (F counts every test that did not pass and has an expectation: failures,
-// errors and unknowns), then what F and the rest are made of.
-void printSummary(const checker::SuiteReport& report) {
+// errors and unknowns), then what F and the rest are made of. With --json it goes to stderr, so
+// that stdout holds JSON lines only.
+void printSummary(const checker::SuiteReport& report, std::ostream& os) {
   using checker::Verdict;
   const int errors = report.count(Verdict::Error), unknown = report.count(Verdict::Unknown);
   const int none = report.count(Verdict::NoExpectation);
-  std::cout << report.count(Verdict::Pass) << " passed, " << report.count(Verdict::Fail) + errors + unknown
+  os << report.count(Verdict::Pass) << " passed, " << report.count(Verdict::Fail) + errors + unknown
             << " failed";
   std::vector<std::string> parts;
   if (errors) parts.push_back(std::to_string(errors) + (errors == 1 ? " error" : " errors"));
   if (unknown) parts.push_back(std::to_string(unknown) + " unknown");
   if (none) parts.push_back(std::to_string(none) + " without expectation");
-  for (size_t i = 0; i < parts.size(); ++i) std::cout << (i ? ", " : " (") << parts[i];
-  std::cout << (parts.empty() ? "" : ")") << "\n";
+  for (size_t i = 0; i < parts.size(); ++i) os << (i ? ", " : " (") << parts[i];
+  os << (parts.empty() ? "" : ")") << "\n";
 }
 
 int cmdSuite(const Args& a) {
@@ -256,7 +257,7 @@ int cmdSuite(const Args& a) {
   const auto report = checker::runSuite(litmus::findTestFiles(a.paths), so);
   if (tty) std::cerr << "\r\033[K";
   if (!a.junit.empty()) checker::writeJunit(a.junit, report);
-  printSummary(report);
+  printSummary(report, a.json ? std::cerr : std::cout);
   using checker::Verdict;
   int status = report.count(Verdict::Unknown) ? cli::kUnknown : cli::kOk;
   if (report.count(Verdict::Fail)) status = cli::worse(status, cli::kFailed);

@@ -328,8 +328,8 @@ fi
 lit suite --json suite
 [ "$RC" -eq 1 ] && [ "$(grep -c '^{"path":' "$OUT")" -eq 2 ] &&
   grep -q '^{"path":"suite/MP-fail.yaml","verdict":"FAIL","expected":"reachable",' "$OUT" &&
-  [ "$(tail -n 1 "$OUT")" = "1 passed, 1 failed" ]
-check $? "suite --json: one JSON line per test, then the summary" "$(ran suite --json suite)"
+  [ "$(grep -vc '^{' "$OUT")" -eq 0 ] && [ "$(tail -n 1 "$ERR")" = "1 passed, 1 failed" ]
+check $? "suite --json: one JSON line per test on stdout and nothing else, the summary on stderr" "$(ran suite --json suite)"
 
 # The TSV overrides the tests' own `expect` (CoRR.yaml says unreachable, the TSV reachable) and
 # supplies one for the herd files, which have none. Two rows for one test (two models) agree.
