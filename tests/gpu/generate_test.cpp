@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -415,18 +414,38 @@ struct SlotUse {
   std::set<std::pair<std::string, int>> compared, poisoned;  // tally: tag compared, sentinel written
 };
 
+// `mad.lo.u32 %h_a, %h_n32, K, I;` (or %h_b): the slot index I; -1 for any other line.
+int madSlotIndex(const std::string& line) {
+  const size_t at = line.find("mad.lo.u32 %h_");
+  if (at == std::string::npos || line.compare(at + 15, 9, ", %h_n32,") != 0) return -1;
+  const char reg = line[at + 14];
+  if (reg != 'a' && reg != 'b') return -1;
+  const size_t comma = line.find(',', at + 25);
+  const size_t semi = line.find(';', comma == std::string::npos ? at : comma);
+  if (comma == std::string::npos || semi == std::string::npos) return -1;
+  const std::string k = line.substr(at + 25, comma - at - 25), i = line.substr(comma + 1, semi - comma - 1);
+  auto digits = [](std::string t) {
+    t.erase(0, t.find_first_not_of(' '));
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos ? t : std::string();
+  };
+  if (digits(k).empty() || digits(i).empty()) return -1;
+  return std::stoi(digits(i));
+}
+
 SlotUse slotUse(const std::string& ptx) {
   SlotUse u;
   std::istringstream in(ptx);
   bool tally = false;
   int index = -1;
   std::pair<std::string, int> slot{"", -1};
-  const std::regex mad(R"(mad\.lo\.u32 %h_[ab], %h_n32, \d+, (\d+);)"), base(R"(add\.u64 %h_A, %h_A, %h_(res|shout);)");
-  std::smatch m;
+  // Plain string matching, not <regex>: GCC 12 warns (maybe-uninitialized) inside libstdc++'s
+  // regex under the sanitizer build, which treats warnings as errors.
   for (std::string line; std::getline(in, line);) {
     if (line.find(".entry litmus_tally") != std::string::npos) tally = true;
-    if (std::regex_search(line, m, mad)) index = std::stoi(m[1]);
-    if (std::regex_search(line, m, base)) slot = {m[1], index};
+    if (const auto at = madSlotIndex(line); at >= 0) index = at;
+    for (const char* buffer : {"res", "shout"})
+      if (line.find(std::string("add.u64 %h_A, %h_A, %h_") + buffer + ";") != std::string::npos)
+        slot = {buffer, index};
     const bool store = line.find("st.global.v2.u64 [%h_A], {") != std::string::npos ||
                        line.find("st.global.u64 [%h_A+8], %h_tag;") != std::string::npos;
     if (!tally && store && line.find("%h_tag") != std::string::npos) u.tagged.insert(slot);
