@@ -111,6 +111,14 @@ class Enumerator {
   bool timedOut_ = false;
   std::string hang_;                // how some execution hangs (empty: none found)
   bool doneWithCandidate_ = false;  // a visitor stopped the search of this candidate only
+  model::Settled values_;           // the values of the execution being visited
+
+  // The candidate's events with the values of the execution being visited.
+  model::EventGraph withValues(const Candidate& c) const {
+    model::EventGraph g = c.g;
+    for (size_t e = 0; e < g.events.size(); ++e) g.events[e].value = values_.values[e];
+    return g;
+  }
 
   bool overTime();
   Candidate makeCandidate(const std::vector<int>& pick) const;
@@ -163,10 +171,23 @@ Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
     if (ev[i].kind == EventKind::Write) c.writesByLoc[ev[i].loc].push_back(static_cast<int>(i));
   for (size_t i = 0; i < ev.size(); ++i) {
     if (!ev[i].isRead()) continue;
+    // A lazy read may read any write of its location (settling its value checks the rest); a
+    // read whose value its path fixed, the writes that may have that value.
+    const auto known = [&](int e) -> std::optional<int64_t> {
+      const int t = ev[e].thread;
+      if (t < 0) return ev[e].value;
+      const model::Val& v = c.traces[t]->vals[e - c.offset[t]];
+      return v.known() ? std::optional<int64_t>(v.k) : std::nullopt;
+    };
+    const auto r = known(static_cast<int>(i));
+    auto may = [&](int w) {
+      const auto v = known(w);
+      return !r || !v || *v == *r;
+    };
     std::vector<int> ws;
-    if (ev[c.initOf[ev[i].loc]].value == ev[i].value) ws.push_back(c.initOf[ev[i].loc]);
+    if (may(c.initOf[ev[i].loc])) ws.push_back(c.initOf[ev[i].loc]);
     for (int w : c.writesByLoc[ev[i].loc])
-      if (ev[w].value == ev[i].value) ws.push_back(w);
+      if (may(w)) ws.push_back(w);
     c.reads.push_back(static_cast<int>(i));
     c.rfChoices.push_back(std::move(ws));
   }
@@ -284,15 +305,21 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
         return false;
     return true;
   };
+  // The writes chosen so far, per read: the values they decide must agree with the paths (the
+  // lazy values' counterpart of reading only writes of the value read).
+  std::vector<int> source(n, -1);
   std::function<bool(size_t, model::Choice<BitRel>&)> pick = [&](size_t i, model::Choice<BitRel>& x) -> bool {
     if (overTime()) return false;
     if (i == c.reads.size()) return f(x.rf);
     const int r = c.reads[i];
     for (int w : c.rfChoices[i]) {
+      source[r] = w;
+      if (!model::valuesMayHold(c.g.events, c.traces, c.offset, source)) continue;
       model::Choice<BitRel> next = x;
       next.rf.set(w, r);
       if ((!prune || refine(next, r, w)) && !pick(i + 1, next)) return false;
     }
+    source[r] = -1;
     return true;
   };
   model::Choice<BitRel> x{none, initialWritesFirst(c), none, none};
@@ -426,6 +453,11 @@ bool Enumerator::partialOrders(const Candidate& c, const std::vector<int>& ws, b
 bool Enumerator::forEachExecution(bool prune, const Visit& f) {
   return forEachCombination([&](const Candidate& c) {
     return forEachRf(c, prune, [&](const BitRel& rf) {
+      std::vector<int> source(c.g.events.size(), -1);
+      for (auto [w, r] : rf.edges()) source[r] = w;
+      auto settled = model::settleValues(c.g.events, c.traces, c.offset, source);
+      if (!settled) return true;  // the values of this rf contradict the paths
+      values_ = std::move(*settled);
       return forEachSc(c, [&](const BitRel& sc) {
         for (const BitRel& bar : c.bars) {
           const model::Derived<BitRel> d = model::derive(c.s, rf, sc, bar);
@@ -447,14 +479,14 @@ std::vector<litmus::State> Enumerator::finalStates(const Candidate& c, const Bit
       while (test_.threads[t].name != term.thread) ++t;
       const auto& info = prog_.threads[t];
       auto it = info.regId.find(term.name);
-      const int64_t v = it == info.regId.end() ? 0 : c.traces[t]->regs[it->second];
+      const int64_t v = it == info.regId.end() ? 0 : values_.regs[t][it->second];
       for (auto& s : out) s.values.push_back(v);
     } else if (term.kind == litmus::Term::Kind::Mem) {
       const int loc = prog_.vaLoc[prog_.vaOf(term.name)];
       std::set<int64_t> finals;
       for (int w : c.writesByLoc[loc])
-        if (co.row(w).none()) finals.insert(c.g.events[w].value);
-      if (finals.empty()) finals.insert(c.g.events[c.initOf[loc]].value);
+        if (co.row(w).none()) finals.insert(values_.values[w]);
+      if (finals.empty()) finals.insert(values_.values[c.initOf[loc]]);
       std::vector<litmus::State> next;
       for (const auto& s : out)
         for (int64_t v : finals) {
@@ -530,7 +562,7 @@ std::optional<Violation> Enumerator::explain() {
         const litmus::State st = *target;
         ExplicitCheck chk;
         if (model::axioms(cc.s, x, d, chk)) return true;
-        found = explainViolation(Execution{cc.g, x.rf, x.co, x.sc, x.bar, st}, *chk.failed, chk.failedOn);
+        found = explainViolation(Execution{withValues(cc), x.rf, x.co, x.sc, x.bar, st}, *chk.failed, chk.failedOn);
         return false;
   });
   return found;
@@ -562,7 +594,7 @@ Result Enumerator::run() {
         for (auto& st : finalStates(cc, x.co)) {
           auto& slot = seen[st];
           ++slot.first;
-          if (opt_.witnesses && !slot.second) slot.second = Execution{cc.g, x.rf, x.co, x.sc, x.bar, st};
+          if (opt_.witnesses && !slot.second) slot.second = Execution{withValues(cc), x.rf, x.co, x.sc, x.bar, st};
         }
         return true;
   });

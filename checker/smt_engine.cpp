@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "checker/smt_values.h"
 #include "checker/symrel.h"
 #include "model/barriers.h"
 #include "model/ptx_model.h"
@@ -61,6 +62,10 @@ class Smt {
   z3::expr fresh(const char* prefix) {
     const std::string name = prefix + std::to_string(next_++);
     return ctx_.bool_const(name.c_str());
+  }
+  z3::expr freshValue(unsigned bits) {
+    const std::string name = "val" + std::to_string(next_++);
+    return ctx_.bv_const(name.c_str(), bits);
   }
   // An unsigned rank wide enough to order n events.
   z3::expr freshRank(int n) {
@@ -129,29 +134,6 @@ struct SymbolicCheck {
   }
 };
 
-// Values as bit-vector codes: each value the problem mentions gets an index. The problem then stays
-// in Booleans and small bit-vectors (values are only ever compared for equality here), the
-// fragment Z3 decides by bit-blasting; Z3 4.8.12's incremental arithmetic lost models.
-class ValueCode {
- public:
-  void add(int64_t v) { values_.push_back(v); }
-  void seal() {
-    std::sort(values_.begin(), values_.end());
-    values_.erase(std::unique(values_.begin(), values_.end()), values_.end());
-    while ((size_t{1} << bits_) < values_.size()) ++bits_;
-  }
-  bool has(int64_t v) const { return std::binary_search(values_.begin(), values_.end(), v); }
-  z3::expr of(z3::context& c, int64_t v) const {
-    const auto it = std::lower_bound(values_.begin(), values_.end(), v);
-    return c.bv_val(static_cast<uint64_t>(it - values_.begin()), bits_);
-  }
-  int64_t decode(const z3::expr& e) const { return values_.at(e.get_numeral_uint64()); }
-
- private:
-  std::vector<int64_t> values_;
-  unsigned bits_ = 1;
-};
-
 // Traces of one thread that execute the same instructions: they share their events and differ in
 // the values read and written, which become variables.
 struct PathGroup {
@@ -192,13 +174,16 @@ class SmtEnumerator {
   const Options& opt_;
   const Deadline& deadline_;
   model::Program prog_;
+  model::Domain dom_;
   std::set<litmus::State> states_;
   bool unknown_ = false;
   std::string hang_;  // how some execution hangs (empty: none found)
 
   void enumerate(const std::vector<std::vector<PathGroup>>& groups);
-  void collectValues(const std::vector<const PathGroup*>& pick, const model::EventGraph& init,
-                     ValueCode& code) const;
+  void collectValues(const std::vector<std::vector<TraceTables>>& tables,
+                     const model::EventGraph& init, ValueCode& code) const;
+  void addGuards(Smt& smt, const ValueCode& code, const std::vector<z3::expr>& sel,
+                 const std::vector<TraceTables>& tables, const std::function<z3::expr(int)>& readVar);
   void solveCombination(const std::vector<const PathGroup*>& pick);
   std::optional<SymRel> barrierChoice(Smt& smt, const model::EventGraph& g,
                                       const std::vector<model::Stuck>& stuck,
@@ -270,17 +255,25 @@ void SmtEnumerator::assertSpinning(Smt& smt, const std::vector<const PathGroup*>
 }
 
 // Every value the combination's events, observed registers and observed constants can take.
-void SmtEnumerator::collectValues(const std::vector<const PathGroup*>& pick,
+void SmtEnumerator::collectValues(const std::vector<std::vector<TraceTables>>& tables,
                                   const model::EventGraph& init, ValueCode& code) const {
   code.add(0);  // an unwritten register
   for (const auto& e : init.events) code.add(e.value);
-  for (const auto* group : pick)
-    for (const auto* tr : group->traces) {
-      for (const auto& e : tr->events) code.add(e.value);
-      for (int64_t v : tr->regs) code.add(v);
-    }
+  for (const auto& group : tables)
+    for (const auto& t : group) addValues(t, code);
   for (const auto& term : test_.observed) code.add(term.value);
   code.seal();
+}
+
+// The decisions of each trace: the assignments that break one exclude the trace.
+void SmtEnumerator::addGuards(Smt& smt, const ValueCode& code, const std::vector<z3::expr>& sel,
+                              const std::vector<TraceTables>& tables,
+                              const std::function<z3::expr(int)>& readVar) {
+  z3::context& c = smt.ctx();
+  for (size_t k = 0; k < tables.size(); ++k)
+    for (const auto& [table, truth] : tables[k].guards)
+      for (const z3::expr& broken : brokenAssignments(c, code, table, truth, readVar))
+        smt.add(z3::implies(sel[k], !broken));
 }
 
 void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) {
@@ -289,8 +282,16 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   model::EventGraph g;
   const std::vector<int> initOf = addInitialWrites(prog_, g);
   // Per event: its value as a term over the thread's trace selector, and the values it can take.
+  // A read's value is a variable (its trace fixes it, or reads-from settles it); other values are
+  // tables over the reads of their trace (checker/smt_values.h).
+  std::vector<std::vector<TraceTables>> tables(pick.size());
+  for (size_t t = 0; t < pick.size(); ++t)
+    for (const auto* tr : pick[t]->traces) {
+      deadline_.check();
+      tables[t].push_back(tabulate(*tr, dom_));
+    }
   ValueCode code;
-  collectValues(pick, g, code);
+  collectValues(tables, g, code);
   std::vector<z3::expr> value;
   std::vector<std::set<int64_t>> possible;
   for (const auto& e : g.events) {
@@ -311,13 +312,28 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     for (size_t i = 0; i < rep.events.size(); ++i) {
       g.events.push_back(rep.events[i]);
       possible.emplace_back();
-      for (const auto* tr : traces) possible.back().insert(tr->events[i].value);
-      deadline_.check();  // a term per trace of the group
-      z3::expr v = code.of(c, traces.back()->events[i].value);
-      for (size_t k = traces.size() - 1; k-- > 0;)
-        rebind(v, z3::ite(sel[t][k], code.of(c, traces[k]->events[i].value), v));
-      value.push_back(v);
+      if (rep.events[i].isRead()) value.push_back(smt.freshValue(code.bits()));
+      else value.push_back(c.bool_val(false));  // set below, once every read has its variable
     }
+    const auto readVar = [&value, off](int r) { return value[off + r]; };
+    for (size_t i = 0; i < rep.events.size(); ++i) {
+      deadline_.check();  // a term per trace of the group
+      const bool read = rep.events[i].isRead();
+      z3::expr v = read ? value[off + i] : tableTerm(c, code, tables[t].back().events[i], readVar);
+      for (size_t k = traces.size(); k-- > 0;) {
+        const ValueTable& table = tables[t][k].events[i];
+        for (const auto& row : table.rows) possible[off + i].insert(row.second);
+        if (read) {  // the read's variable takes a value its trace allows
+          z3::expr_vector may(c);
+          for (const auto& row : table.rows) may.push_back(v == code.of(c, row.second));
+          smt.add(z3::implies(sel[t][k], z3::mk_or(may)));
+        } else if (k + 1 < traces.size()) {
+          rebind(v, z3::ite(sel[t][k], tableTerm(c, code, table, readVar), v));
+        }
+      }
+      value[off + i] = v;
+    }
+    addGuards(smt, code, sel[t], tables[t], readVar);
     for (auto [a, b] : rep.rmw) g.rmw.emplace_back(a + off, b + off);
     for (auto [a, b] : rep.dep) g.dep.emplace_back(a + off, b + off);
   }
@@ -416,9 +432,13 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
       const auto& info = prog_.threads[t];
       const auto it = info.regId.find(term.name);
       const auto& traces = pick[t]->traces;
-      auto reg = [&](size_t k) { return it == info.regId.end() ? 0 : traces[k]->regs[it->second]; };
-      z3::expr v = code.of(c, reg(traces.size() - 1));
-      for (size_t k = traces.size() - 1; k-- > 0;) rebind(v, z3::ite(sel[t][k], code.of(c, reg(k)), v));
+      const int off = offset[t];
+      const auto readVar = [&value, off](int r) { return value[off + r]; };
+      auto reg = [&](size_t k) {
+        return it == info.regId.end() ? code.of(c, 0) : tableTerm(c, code, tables[t][k].regs[it->second], readVar);
+      };
+      z3::expr v = reg(traces.size() - 1);
+      for (size_t k = traces.size() - 1; k-- > 0;) rebind(v, z3::ite(sel[t][k], reg(k), v));
       observed.push_back(v);
     } else {
       const int l = prog_.vaLoc[prog_.vaOf(term.name)];
@@ -483,7 +503,7 @@ void SmtEnumerator::enumerate(const std::vector<std::vector<PathGroup>>& groups)
 
 Result SmtEnumerator::run() {
   prog_ = model::buildProgram(test_);
-  const model::Domain dom = model::valueDomain(prog_, opt_.unroll);
+  dom_ = model::valueDomain(prog_, opt_.unroll);
   Result res;
   bool timedOut = false;
   try {
@@ -491,7 +511,7 @@ Result SmtEnumerator::run() {
     std::vector<model::TraceSet> traces;
     for (size_t t = 0; t < test_.threads.size(); ++t) {
       deadline_.check();
-      traces.push_back(model::enumerateTraces(prog_, static_cast<int>(t), dom, opt_.unroll));
+      traces.push_back(model::enumerateTraces(prog_, static_cast<int>(t), dom_, opt_.unroll));
       res.bounded |= traces.back().bounded;
     }
     for (const auto& ts : traces) groups.push_back(groupByPath(ts));

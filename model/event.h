@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "litmus/test.h"
+#include "model/value.h"
 
 namespace model {
 
@@ -74,17 +75,32 @@ enum class Stuck : uint8_t {
   Spinning,  // it loops forever in a spin loop whose last iteration is the end of the trace
 };
 
-// One thread's execution along one control-flow path, with the values its reads returned.
+// One thread's execution along one control-flow path. Its values are lazy (model/value.h): a
+// read's value is a variable, unless the path needed it (then it is fixed); what the thread
+// computes is an expression over the reads.
 struct Trace {
   std::vector<Event> events;                 // in program order
+  // Per event, its value: events[i].value holds it when it is known. A lazy read's value is
+  // readValue(i), to be settled by reads-from; a read whose value the path fixed is known.
+  std::vector<Val> vals;
+  // The path's decisions on values it could not know: (v != 0) == truth must hold.
+  struct Guard {
+    Val v;
+    bool truth = true;
+  };
+  std::vector<Guard> guards;
+  std::vector<Val> regVals;                  // final register values (regs: the known ones)
   std::vector<std::pair<int, int>> rmw;      // (read, write) halves of one atom/red
   std::vector<std::pair<int, int>> dep;      // read -> dependent event (data, address, control)
-  std::vector<int64_t> regs;                 // final register values, by register id
+  std::vector<int64_t> regs;                 // final register values, by register id, 0 if lazy
   Stuck stuck = Stuck::No;
   // Spinning: the events of the loop's last iteration start here (its reads must keep reading
   // the final values of their locations for the loop to spin forever).
   int spinFrom = 0;
   int stuckAt = -1;  // AtWait / Spinning: the instruction (the wait, or the loop's back edge)
+
+  // Event i is a read whose value the path left to reads-from.
+  bool lazyRead(size_t i) const { return events[i].isRead() && !vals[i].known(); }
 };
 
 }  // namespace model

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <bitset>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +22,7 @@ using Taint = std::bitset<kMaxEvents>;  // trace-local indices of the reads a va
 
 struct Path {
   int pc = 0;
-  std::vector<int64_t> regs;
+  std::vector<Val> regs;
   std::vector<Taint> taint;
   Taint ctrl;
   std::vector<int> backJumps;
@@ -29,6 +31,9 @@ struct Path {
   // committed group not completed yet, oldest first.
   std::vector<int> openGroup;
   std::vector<std::vector<int>> groups;
+  // Decisions taken on values not known (the expression, the truth taken): the same value
+  // tested again (a guard on several instructions) takes the same way.
+  std::vector<std::pair<const Expr*, bool>> decided;
 };
 
 class Interpreter {
@@ -40,7 +45,7 @@ class Interpreter {
   TraceSet run() {
     markSpinLoops();
     Path p;
-    p.regs = info_.initRegs;
+    for (int64_t v : info_.initRegs) p.regs.emplace_back(v);
     p.taint.assign(p.regs.size(), Taint{});
     p.backJumps.assign(th_.code.size(), 0);
     explore(std::move(p));
@@ -60,17 +65,27 @@ class Interpreter {
 
   void markSpinLoops();
 
-  int64_t value(const Path& p, const Operand& o) const {
-    return o.kind == Operand::Kind::Reg ? p.regs[info_.regId.at(o.name)] : o.imm;
+  Val value(const Path& p, const Operand& o) const {
+    return o.kind == Operand::Kind::Reg ? p.regs[info_.regId.at(o.name)] : Val(o.imm);
   }
+  // The value of v with the reads the path fixed; nullopt if it depends on a lazy read.
+  std::optional<int64_t> tryKnow(const Path& p, const Val& v) const {
+    return evaluate(v, [&](int r) -> std::optional<int64_t> {
+      const Val& rv = p.trace.vals[r];
+      return rv.known() ? std::optional<int64_t>(rv.k) : std::nullopt;
+    });
+  }
+  // The value of an operand that concretize() made known.
+  int64_t num(const Path& p, const Operand& o) const;
   Taint taintOf(const Path& p, const Operand& o) const {
     return o.kind == Operand::Kind::Reg ? p.taint[info_.regId.at(o.name)] : Taint{};
   }
-  void setReg(Path& p, const Operand& o, int64_t v, const Taint& t) const {
+  void setReg(Path& p, const Operand& o, Val v, const Taint& t) const {
     const int r = info_.regId.at(o.name);
-    p.regs[r] = v;
+    p.regs[r] = std::move(v);
     p.taint[r] = t;
   }
+  void setReg(Path& p, const Operand& o, int64_t v, const Taint& t) const { setReg(p, o, Val(v), t); }
 
   Event baseEvent(const Path& p, const Instr& in, EventKind kind) const {
     Event e;
@@ -115,8 +130,9 @@ class Interpreter {
     return e;
   }
 
-  // Appends `e`, recording the reads it depends on; returns its trace-local index.
-  int emit(Path& p, Event e, const Taint& data) const {
+  // Appends `e` with value v (known: e.value), recording the reads it depends on; returns its
+  // trace-local index.
+  int emit(Path& p, Event e, const Taint& data, Val v) const {
     const int k = static_cast<int>(p.trace.events.size());
     if (k >= kMaxEvents)
       throw litmus::Error(th_.code[p.pc].loc, "thread " + th_.name + " has too many events for the "
@@ -124,28 +140,56 @@ class Interpreter {
     const Taint all = data | p.ctrl;
     for (int r = 0; r < k; ++r)
       if (all[r]) p.trace.dep.emplace_back(r, k);
+    e.value = v.known() ? v.k : 0;
     p.trace.events.push_back(e);
+    p.trace.vals.push_back(std::move(v));
     return k;
   }
+  int emit(Path& p, const Event& e, const Taint& data) const { return emit(p, e, data, Val(e.value)); }
+  // A read whose value reads-from settles.
+  int emitRead(Path& p, const Event& e, const Taint& data = {}) const {
+    return emit(p, e, data, readValue(static_cast<int>(p.trace.events.size())));
+  }
 
-  // The read and write halves of one atomic read-modify-write, linked by rmw. The write depends on
-  // `data`, and on the value read unless `blind` (exch). Returns the read's trace index.
-  int emitRmw(Path& p, Event r, Event w, Taint data, bool blind = false) const {
+  // The read and write halves of one atomic read-modify-write, linked by rmw: the write's value
+  // is `update` of the value read. The write depends on `data`, and on the value read unless
+  // `blind` (exch). Returns the read's trace index.
+  int emitRmw(Path& p, Event r, Event w, Taint data, const std::function<Val(const Val&)>& update,
+              bool blind = false) const {
     r.atomic = w.atomic = true;
-    const int rk = emit(p, r, {});
+    const int rk = emitRead(p, r);
     w.po = static_cast<int>(p.trace.events.size());
     if (!blind) data[rk] = true;
-    const int wk = emit(p, w, data);
-    p.trace.rmw.emplace_back(rk, wk);
+    emit(p, w, data, update(p.trace.vals[rk]));
+    p.trace.rmw.emplace_back(rk, static_cast<int>(p.trace.events.size()) - 1);
     return rk;
   }
+
+  // Records the decision (v != 0) == truth on the path.
+  void decide(Path& p, const Val& v, bool truth) const {
+    p.trace.guards.push_back({v, truth});
+    p.decided.emplace_back(v.e.get(), truth);
+  }
+  // Whether (v != 0), when the path knows it or decided it already.
+  std::optional<bool> truthOf(const Path& p, const Val& v) const {
+    if (auto k = tryKnow(p, v)) return *k != 0;
+    for (const auto& [e, t] : p.decided)
+      if (e == v.e.get()) return t;
+    return std::nullopt;
+  }
+  // Makes the operands that decide what `in` does known, forking the path over the values of
+  // the lazy reads they use; false: the path was forked and its copies went on.
+  bool concretize(Path& p, const Instr& in);
+  std::vector<int> decidingOperands(const Instr& in) const;
 
   void explore(Path p);
   void finish(Path p, Stuck stuck);
   bool stepPure(Path& p, const Instr& in);  // false: path dropped
+  bool stepBranch(Path& p, const Instr& in);
   void stepRead(Path p, const Instr& in);
   void stepRmw(Path p, const Instr& in, int elem);
   void stepBarrier(Path p, const Instr& in);
+  void finishBarrier(Path p, const Instr& in);
   void stepMbarrier(Path p, const Instr& in);
   void stepAsync(Path p, const Instr& in);
   void stepCluster(Path& p, const Instr& in);

@@ -1,11 +1,13 @@
 #include "model/semantics.h"
 
+#include <algorithm>
 #include <bit>
 #include <bitset>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <set>
+#include <stdexcept>
 
 #include "model/barriers.h"
 #include "model/bitrel.h"
@@ -286,38 +288,119 @@ void Interpreter::markSpinLoops() {
   }
 }
 
+// The operands whose values decide what `in` does (which location, barrier, count): every
+// register address, and the numeric operands of barriers, mbarrier counts and cluster
+// instructions. Values that only flow into registers and memory stay lazy; predicates (guards,
+// branch conditions, bar.red's predicate, a wait's result) fork two ways where they are used.
+std::vector<int> Interpreter::decidingOperands(const Instr& in) const {
+  std::vector<int> out;
+  for (size_t i = 0; i < in.args.size(); ++i)
+    if (in.args[i].kind == Operand::Kind::RegAddr) out.push_back(static_cast<int>(i));
+  auto regs = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to && i < in.args.size(); ++i)
+      if (in.args[i].kind == Operand::Kind::Reg) out.push_back(static_cast<int>(i));
+  };
+  switch (in.op) {
+    case Opcode::Bar:
+      if (isReduction(in.barOp)) regs(1, in.args.size() - 1);  // not the result, nor the predicate
+      else regs(0, in.args.size());
+      break;
+    case Opcode::Mbarrier: {
+      using litmus::MbarOp;
+      const MbarOp op = in.mbarOp;
+      if (op == MbarOp::Init) regs(1, 2);
+      else if (op == MbarOp::Arrive || op == MbarOp::ArriveDrop) regs(2, 3);
+      else if (op == MbarOp::ExpectTx || op == MbarOp::CompleteTx) regs(1, 2);
+      break;
+    }
+    case Opcode::Mapa:
+    case Opcode::GetCtaRank: regs(1, in.args.size()); break;
+    case Opcode::Elect: regs(2, 3); break;
+    default: break;
+  }
+  return out;
+}
+
+int64_t Interpreter::num(const Path& p, const Operand& o) const {
+  const auto k = tryKnow(p, value(p, o));
+  if (!k) throw std::logic_error("'" + th_.code[p.pc].text + "': operand %" + o.name + " not known");
+  return *k;
+}
+
+bool Interpreter::concretize(Path& p, const Instr& in) {
+  std::vector<int> lazy;
+  for (int i : decidingOperands(in)) {
+    Operand o = in.args[i];
+    if (o.kind == Operand::Kind::RegAddr) o.kind = Operand::Kind::Reg;
+    const Val v = value(p, o);
+    if (tryKnow(p, v)) continue;
+    for (int r : readsOf(v))
+      if (!p.trace.vals[r].known()) lazy.push_back(r);
+  }
+  if (lazy.empty()) return true;
+  std::sort(lazy.begin(), lazy.end());
+  lazy.erase(std::unique(lazy.begin(), lazy.end()), lazy.end());
+  // Every combination of values of those reads, as the domain gives them (each read's value then
+  // fixed on its path, and checked against reads-from like any other).
+  std::function<void(size_t, Path&)> fix = [&](size_t i, Path& q) {
+    if (i == lazy.size()) {
+      for (const auto& g : q.trace.guards)
+        if (auto k = tryKnow(q, g.v); k && (*k != 0) != g.truth) return;  // contradicts a decision
+      explore(std::move(q));
+      return;
+    }
+    const int r = lazy[i];
+    for (int64_t v : domain_[q.trace.events[r].loc]) {
+      Path c = q;
+      c.trace.vals[r] = Val(v);
+      c.trace.events[r].value = v;
+      fix(i + 1, c);
+    }
+  };
+  fix(0, p);
+  return false;
+}
+
 // Non-memory and write-only instructions: advance p in place.
 bool Interpreter::stepPure(Path& p, const Instr& in) {
+  const litmus::Type type = in.type;
+  auto norm = [type](const Val& v) { return lift(v, [type](int64_t x) { return normalize(type, x); }); };
   switch (in.op) {
     case Opcode::Label:
     case Opcode::Nop: break;
     case Opcode::Mov:
-      setReg(p, in.args[0], normalize(in.type, value(p, in.args[1])), taintOf(p, in.args[1]));
+      setReg(p, in.args[0], norm(value(p, in.args[1])), taintOf(p, in.args[1]));
       break;
     case Opcode::Arith: {
       const auto& a = in.args[1];
       const Operand& b = in.args.size() > 2 ? in.args[2] : a;
-      setReg(p, in.args[0], normalize(in.type, applyArith(in.arith, in.type, value(p, a), value(p, b))),
+      const litmus::ArithOp op = in.arith;
+      setReg(p, in.args[0],
+             lift(value(p, a), value(p, b),
+                   [op, type](int64_t x, int64_t y) { return normalize(type, applyArith(op, type, x, y)); }),
              taintOf(p, a) | taintOf(p, b));
       break;
     }
-    case Opcode::Setp:
-      setReg(p, in.args[0], compare(in.cmp, in.type, value(p, in.args[1]), value(p, in.args[2])),
+    case Opcode::Setp: {
+      const litmus::CmpOp cmp = in.cmp;
+      setReg(p, in.args[0],
+             lift(value(p, in.args[1]), value(p, in.args[2]),
+                   [cmp, type](int64_t x, int64_t y) -> int64_t { return compare(cmp, type, x, y); }),
              taintOf(p, in.args[1]) | taintOf(p, in.args[2]));
       break;
+    }
     case Opcode::Mapa:
     case Opcode::GetCtaRank:
     case Opcode::Elect: stepCluster(p, in); break;
-    case Opcode::Selp: {
-      const bool c = value(p, in.args[3]) != 0;
-      setReg(p, in.args[0], value(p, in.args[c ? 1 : 2]),
-             taintOf(p, in.args[c ? 1 : 2]) | taintOf(p, in.args[3]));
+    case Opcode::Selp:
+      setReg(p, in.args[0],
+             lift({value(p, in.args[1]), value(p, in.args[2]), value(p, in.args[3])},
+                   [](const std::vector<int64_t>& x) { return x[2] != 0 ? x[0] : x[1]; }),
+             taintOf(p, in.args[1]) | taintOf(p, in.args[2]) | taintOf(p, in.args[3]));
       break;
-    }
     case Opcode::St: {
       Event e = memEvent(p, in, EventKind::Write, addressOf(p, in, 0));
-      e.value = normalize(in.type, value(p, in.args[1]));
-      emit(p, e, taintOf(p, in.args[1]));
+      emit(p, e, taintOf(p, in.args[1]), norm(value(p, in.args[1])));
       break;
     }
     case Opcode::Fence: {
@@ -336,33 +419,49 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       emit(p, e, {});
       break;
     }
-    case Opcode::Bra: {
-      bool taken = true;
-      if (in.cmp != litmus::CmpOp::None) {
-        taken = compare(in.cmp, in.type, value(p, in.args[0]), value(p, in.args[1]));
-        p.ctrl |= taintOf(p, in.args[0]) | taintOf(p, in.args[1]);
-      }
-      if (!taken) break;
-      const int target = info_.labels.at(in.target);
-      if (target <= p.pc && spinBackEdge_[p.pc]) {  // see markSpinLoops
-        // The path ends here, and also stands for spinning forever: that is a hang when the
-        // iteration just made can repeat, its reads seeing final values (checked by the engines).
-        p.trace.spinFrom = static_cast<int>(p.trace.events.size()) - spinReads_[p.pc];
-        p.trace.stuckAt = p.pc;
-        finish(std::move(p), Stuck::Spinning);
-        return false;
-      }
-      if (target <= p.pc && ++p.backJumps[p.pc] > unroll_) {
-        out_.bounded = true;
-        out_.dropped.push_back(std::move(p.trace));
-        return false;
-      }
-      p.pc = target;
-      return true;
-    }
+    case Opcode::Bra: return stepBranch(p, in);
     default: break;
   }
   ++p.pc;
+  return true;
+}
+
+// A branch whose condition the path does not know forks: not taken on a copy, taken here.
+bool Interpreter::stepBranch(Path& p, const Instr& in) {
+  if (in.cmp != litmus::CmpOp::None) {
+    p.ctrl |= taintOf(p, in.args[0]) | taintOf(p, in.args[1]);
+    const litmus::CmpOp cmp = in.cmp;
+    const litmus::Type type = in.type;
+    const Val c = lift(value(p, in.args[0]), value(p, in.args[1]),
+                        [cmp, type](int64_t x, int64_t y) -> int64_t { return compare(cmp, type, x, y); });
+    const auto taken = truthOf(p, c);
+    if (taken && !*taken) {
+      ++p.pc;
+      return true;
+    }
+    if (!taken) {
+      Path q = p;
+      decide(q, c, false);
+      ++q.pc;
+      explore(std::move(q));
+      decide(p, c, true);
+    }
+  }
+  const int target = info_.labels.at(in.target);
+  if (target <= p.pc && spinBackEdge_[p.pc]) {  // see markSpinLoops
+    // The path ends here, and also stands for spinning forever: that is a hang when the
+    // iteration just made can repeat, its reads seeing final values (checked by the engines).
+    p.trace.spinFrom = static_cast<int>(p.trace.events.size()) - spinReads_[p.pc];
+    p.trace.stuckAt = p.pc;
+    finish(std::move(p), Stuck::Spinning);
+    return false;
+  }
+  if (target <= p.pc && ++p.backJumps[p.pc] > unroll_) {
+    out_.bounded = true;
+    out_.dropped.push_back(std::move(p.trace));
+    return false;
+  }
+  p.pc = target;
   return true;
 }
 
@@ -372,11 +471,22 @@ void Interpreter::explore(Path p) {
     if (!in.guard.empty()) {
       const int g = info_.regId.at(in.guard);
       p.ctrl |= p.taint[g];
-      if ((p.regs[g] != 0) == in.guardNegated) {
+      const Val v = p.regs[g];
+      auto holds = truthOf(p, v);
+      if (!holds) {  // not known: a copy decides the other way
+        Path q = p;
+        decide(q, v, in.guardNegated);
+        ++q.pc;
+        explore(std::move(q));
+        decide(p, v, !in.guardNegated);
+        holds = !in.guardNegated;
+      }
+      if (*holds == in.guardNegated) {
         ++p.pc;
         continue;
       }
     }
+    if (!concretize(p, in)) return;
     if (in.op == Opcode::Ld || in.op == Opcode::Atom || in.op == Opcode::Red) {
       stepRead(std::move(p), in);
       return;
@@ -416,68 +526,67 @@ void Interpreter::finish(Path p, Stuck stuck) {
     if (e.po >= kMaxEvents)
       throw litmus::Error(th_.loc, "thread " + th_.name + " has too many events (lower --unroll)");
     p.trace.events.push_back(e);
+    p.trace.vals.emplace_back(0);
   }
-  p.trace.regs = p.regs;
+  for (const Val& v : p.regs) p.trace.regs.push_back(tryKnow(p, v).value_or(0));
+  p.trace.regVals = std::move(p.regs);
   p.trace.stuck = stuck;
   out_.traces.push_back(std::move(p.trace));
 }
 
-// A read forks the path once per value the location may hold.
+// A read's value stays lazy (model/value.h): reads-from settles it.
 void Interpreter::stepRead(Path p, const Instr& in) {
   if (in.op != Opcode::Ld) return stepRmw(std::move(p), in, 0);
   const int address = addressOf(p, in, 0);
-  for (int64_t v : domain_[prog_.vaLoc[address]]) {
-    Path q = p;
-    Event r = memEvent(q, in, EventKind::Read, address);
-    r.value = v;
-    const int k = emit(q, r, {});
-    Taint t;
-    t[k] = true;
-    setReg(q, in.args[0], normalize(in.type, v), t);
-    ++q.pc;
-    explore(std::move(q));
-  }
+  Event r = memEvent(p, in, EventKind::Read, address);
+  const int k = emitRead(p, r);
+  Taint t;
+  t[k] = true;
+  const litmus::Type type = in.type;
+  setReg(p, in.args[0], lift(p.trace.vals[k], [type](int64_t x) { return normalize(type, x); }), t);
+  ++p.pc;
+  explore(std::move(p));
 }
 
-// Element `elem` of an atom/red: a read and a write linked by rmw, forking on the value read. A
-// vector atom/red is one such RMW per element, on the element's own location, in element order
-// (D21): atomicity holds per element only (§9.7.13.5). Operands: see litmus::Instr::args.
+// Element `elem` of an atom/red: a read and a write linked by rmw. A vector atom/red is one such
+// RMW per element, on the element's own location, in element order (D21): atomicity holds per
+// element only (§9.7.13.5). Operands: see litmus::Instr::args.
 void Interpreter::stepRmw(Path p, const Instr& in, int elem) {
   using litmus::Sem;
   const int address = addressOf(p, in, elem);
   const int a = litmus::addressIndex(in);
   const Operand& b = in.args[a + 1 + elem];
   const bool hasC = in.atomOp == litmus::AtomOp::Cas;
-  for (int64_t v : domain_[prog_.vaLoc[address]]) {
-    Path q = p;
-    Event r = memEvent(q, in, EventKind::Read, address);
-    r.value = v;
-    const Sem sem = in.sem;
-    r.red = in.op == Opcode::Red;
-    // Acquire belongs to the read half, release to the write half; a red never acquires (§8.8).
-    r.sem = (!r.red && (sem == Sem::Acquire || sem == Sem::AcqRel)) ? Sem::Acquire : Sem::Relaxed;
-    const int64_t bv = value(q, b), cv = hasC ? value(q, in.args[3]) : 0;
-    Event w = memEvent(q, in, EventKind::Write, address);
-    w.sem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
-    w.value = normalize(in.type, applyAtom(in.atomOp, in.type, v, bv, cv));
-    const Taint data = taintOf(q, b) | (hasC ? taintOf(q, in.args[3]) : Taint{});
-    // the new value depends on the old, except for exch
-    const int rk = emitRmw(q, r, w, data, in.atomOp == litmus::AtomOp::Exch);
-    if (in.op == Opcode::Atom) {
-      Taint t;
-      t[rk] = true;
-      setReg(q, in.args[elem], normalize(in.type, v), t);
-    }
-    if (elem + 1 < in.vec) {
-      stepRmw(std::move(q), in, elem + 1);
-      continue;
-    }
-    ++q.pc;
-    explore(std::move(q));
+  Event r = memEvent(p, in, EventKind::Read, address);
+  const Sem sem = in.sem;
+  r.red = in.op == Opcode::Red;
+  // Acquire belongs to the read half, release to the write half; a red never acquires (§8.8).
+  r.sem = (!r.red && (sem == Sem::Acquire || sem == Sem::AcqRel)) ? Sem::Acquire : Sem::Relaxed;
+  const Val bv = value(p, b), cv = hasC ? value(p, in.args[3]) : Val(0);
+  Event w = memEvent(p, in, EventKind::Write, address);
+  w.sem = (sem == Sem::Release || sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
+  const Taint data = taintOf(p, b) | (hasC ? taintOf(p, in.args[3]) : Taint{});
+  const litmus::AtomOp op = in.atomOp;
+  const litmus::Type type = in.type;
+  auto update = [&](const Val& old) {
+    // exch writes its operand whatever it read: its value must not use the read (a settled
+    // value would see a cycle where the dependencies have none)
+    const Val o = op == litmus::AtomOp::Exch ? Val(0) : old;
+    return lift({o, bv, cv}, [op, type](const std::vector<int64_t>& x) {
+      return normalize(type, applyAtom(op, type, x[0], x[1], x[2]));
+    });
+  };
+  // the new value depends on the old, except for exch
+  const int rk = emitRmw(p, r, w, data, update, op == litmus::AtomOp::Exch);
+  if (in.op == Opcode::Atom) {
+    Taint t;
+    t[rk] = true;
+    setReg(p, in.args[elem], lift(p.trace.vals[rk], [type](int64_t x) { return normalize(type, x); }), t);
   }
+  if (elem + 1 < in.vec) return stepRmw(std::move(p), in, elem + 1);
+  ++p.pc;
+  explore(std::move(p));
 }
-
-
 
 }  // namespace detail
 

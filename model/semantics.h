@@ -2,7 +2,9 @@
 // returning values from a given domain, lowered to events (model/event.h).
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -86,6 +88,30 @@ TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, 
 
 // The smallest domain closed under the writes of all threads (a fixed point; see semantics.cpp).
 Domain valueDomain(const Program& prog, int unroll);
+
+// The lazy reads of `reads` (trace indices) that v uses. Calls f once per assignment of values
+// of their locations' domains to them, with a lookup of every read's value under it (a read the
+// path fixed keeps its value). The assignments are few: a value uses the reads of one thread.
+std::vector<int> lazyReadsOf(const Trace& tr, const Val& v);
+void forEachAssignment(const Trace& tr, const std::vector<int>& lazy, const Domain& dom,
+                       const std::function<void(const ReadLookup&)>& f);
+
+// The values of one execution, once reads-from is chosen: per event of the execution (the
+// initial writes, then thread t's trace from offset[t]) and per thread its final registers.
+struct Settled {
+  std::vector<int64_t> values;
+  std::vector<std::vector<int64_t>> regs;
+};
+// rfSource: per event, the write a read reads from (-1 for other events). nullopt when the values
+// are circular (rf and the dependencies form a cycle, which No-Thin-Air forbids anyway), when a
+// read whose value its path fixed reads another value, or when a path's decision fails.
+std::optional<Settled> settleValues(const std::vector<Event>& events,
+                                    const std::vector<const Trace*>& traces,
+                                    const std::vector<int>& offset, const std::vector<int>& rfSource);
+// For a part of reads-from (rfSource -1: not chosen yet): false when what is chosen already
+// contradicts a path's decision or a value it fixed.
+bool valuesMayHold(const std::vector<Event>& events, const std::vector<const Trace*>& traces,
+                   const std::vector<int>& offset, const std::vector<int>& rfSource);
 
 
 }  // namespace model

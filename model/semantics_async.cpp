@@ -22,7 +22,7 @@ int Interpreter::operandAddress(const Path& p, const Instr& in, const Operand& a
   const int decl = prog_.vaDecl[prog_.vaOf(litmus::addressLocation(th_, addr))];
   if (addr.kind == Operand::Kind::RegAddr) {
     // Only the owner's copy of a shared location exists in a test (D32).
-    const int rank = rankOf(value(p, Operand{Operand::Kind::Reg, addr.name, 0, false, addr.loc}));
+    const int rank = rankOf(num(p, Operand{Operand::Kind::Reg, addr.name, 0, false, addr.loc}));
     if (rank != prog_.ownerRank[decl])
       throw litmus::Error(addr.loc, "'" + in.text + "': %" + addr.name + " holds the address of '" +
                                         prog_.test->locations[decl].name + "' in CTA rank " +
@@ -37,8 +37,8 @@ void Interpreter::stepCluster(Path& p, const Instr& in) {
   const Operand& src = in.args[1];
   if (in.op == Opcode::Mapa) {
     const int decl = src.kind == Operand::Kind::Addr ? prog_.vaDecl[prog_.vaOf(src.name)]
-                                                     : declOf(value(p, src));
-    const int64_t rank = value(p, in.args[2]);
+                                                     : declOf(num(p, src));
+    const int64_t rank = num(p, in.args[2]);
     setReg(p, in.args[0], packAddress(static_cast<int>(rank), decl), taintOf(p, in.args[2]) | taintOf(p, src));
   } else if (in.op == Opcode::GetCtaRank) {
     // a location named bare: the CTA that holds it (its owner, or the thread's own CTA)
@@ -47,12 +47,12 @@ void Interpreter::stepCluster(Path& p, const Instr& in) {
       rank = prog_.ownerRank[prog_.vaDecl[prog_.vaOf(src.name)]];
       if (rank < 0) rank = info_.rank;
     } else {
-      rank = rankOf(value(p, src));
+      rank = rankOf(num(p, src));
     }
     setReg(p, in.args[0], rank, taintOf(p, src));
   } else {
     // elect.sync: the lowest lane of the member mask among the lanes the warp has (D33)
-    const int64_t mask = value(p, in.args[2]) & ((int64_t{1} << info_.lanes) - 1);
+    const int64_t mask = num(p, in.args[2]) & ((int64_t{1} << info_.lanes) - 1);
     const int leader = mask == 0 ? -1 : std::countr_zero(static_cast<uint64_t>(mask));
     if (in.args[0].kind == Operand::Kind::Reg) setReg(p, in.args[0], leader, taintOf(p, in.args[2]));
     setReg(p, in.args[1], leader == info_.lane, taintOf(p, in.args[2]));
@@ -82,22 +82,24 @@ void Interpreter::stepAsync(Path p, const Instr& in) {
       Event w = asyncEvent(p, in, EventKind::Write, addressOf(p, in, 0), op);
       w.sem = litmus::Sem::Weak;
       w.scope = litmus::Scope::None;
-      w.value = normalize(in.type, value(p, in.args[1]));
-      emit(p, w, taintOf(p, in.args[1]));
+      const litmus::Type type = in.type;
+      emit(p, w, taintOf(p, in.args[1]),
+           lift(value(p, in.args[1]), [type](int64_t x) { return normalize(type, x); }));
       return completeTx(std::move(p), in, op, 2, litmus::elementBytes(in));
     }
     case AsyncOp::Reduce: {  // the relaxed .cluster RMW, then the complete-tx
       const int address = addressOf(p, in, 0);
-      for (int64_t v : domain_[prog_.vaLoc[address]]) {
-        Path q = p;
-        Event r = asyncEvent(q, in, EventKind::Read, address, op);
-        r.value = v;
-        Event w = asyncEvent(q, in, EventKind::Write, address, op);
-        w.value = normalize(in.type, applyAtom(in.atomOp, in.type, v, value(q, in.args[1]), 0));
-        emitRmw(q, r, w, taintOf(q, in.args[1]));
-        completeTx(std::move(q), in, op, 2, litmus::elementBytes(in));
-      }
-      return;
+      Event r = asyncEvent(p, in, EventKind::Read, address, op);
+      Event w = asyncEvent(p, in, EventKind::Write, address, op);
+      const Val b = value(p, in.args[1]);
+      const litmus::AtomOp aop = in.atomOp;
+      const litmus::Type type = in.type;
+      emitRmw(p, r, w, taintOf(p, in.args[1]), [&](const Val& old) {
+        return lift(old, b, [aop, type](int64_t x, int64_t y) {
+          return normalize(type, applyAtom(aop, type, x, y, 0));
+        });
+      });
+      return completeTx(std::move(p), in, op, 2, litmus::elementBytes(in));
     }
     case AsyncOp::None: break;
   }
@@ -115,25 +117,20 @@ void Interpreter::copyWords(Path p, const Instr& in, size_t word, int op) {
   while (static_cast<int64_t>(word) * 4 < size && (address(0) < 0 || address(1) < 0)) ++word;
   if (static_cast<int64_t>(word) * 4 < size) {
     const int dst = address(0), src = address(1);
-    for (int64_t v : domain_[prog_.vaLoc[src]]) {
-      Path q = p;
-      Event r = memEvent(q, in, EventKind::Read, src);
-      Event w = memEvent(q, in, EventKind::Write, dst);
-      for (Event* e : {&r, &w}) {
-        e->sem = litmus::Sem::Weak;
-        e->scope = litmus::Scope::None;
-        if (async) e->proxy = litmus::Proxy::Async;
-        if (async) e->async = op;
-      }
-      r.value = w.value = v;
-      const int rk = emit(q, r, {});
-      Taint t;
-      t[rk] = true;
-      const int wk = emit(q, w, t);
-      if (async && in.bulkGroup) q.openGroup.insert(q.openGroup.end(), {rk, wk});
-      copyWords(std::move(q), in, word + 1, op);
+    Event r = memEvent(p, in, EventKind::Read, src);
+    Event w = memEvent(p, in, EventKind::Write, dst);
+    for (Event* e : {&r, &w}) {
+      e->sem = litmus::Sem::Weak;
+      e->scope = litmus::Scope::None;
+      if (async) e->proxy = litmus::Proxy::Async;
+      if (async) e->async = op;
     }
-    return;
+    const int rk = emitRead(p, r);
+    Taint t;
+    t[rk] = true;
+    const int wk = emit(p, w, t, p.trace.vals[rk]);
+    if (async && in.bulkGroup) p.openGroup.insert(p.openGroup.end(), {rk, wk});
+    return copyWords(std::move(p), in, word + 1, op);
   }
   if (!async) {  // tensormap.cp_fenceproxy: the release half of the tensormap proxy fence
     Event f = baseEvent(p, in, EventKind::ProxyFence);
@@ -157,21 +154,21 @@ void Interpreter::completeTx(Path p, const Instr& in, int op, int mbarOperand, i
   tx.op = Opcode::Mbarrier;
   tx.mbarOp = litmus::MbarOp::CompleteTx;
   const int address = operandAddress(p, in, in.args[mbarOperand], 0);
-  for (int64_t v : domain_[prog_.vaLoc[address]]) {
-    Path q = p;
-    Event r = asyncEvent(q, in, EventKind::Read, address, op);
-    r.proxy = litmus::Proxy::Generic;  // the mbarrier is accessed through the generic proxy
-    r.sem = litmus::Sem::Relaxed;
-    r.scope = litmus::Scope::Cluster;
-    r.value = v;
-    Event w = r;
-    w.kind = EventKind::Write;
-    w.sem = litmus::Sem::Release;
-    w.value = mbarrierUpdate(tx, v, bytes);
-    emitRmw(q, r, w, {});
-    ++q.pc;
-    explore(std::move(q));
-  }
+  Event r = asyncEvent(p, in, EventKind::Read, address, op);
+  r.proxy = litmus::Proxy::Generic;  // the mbarrier is accessed through the generic proxy
+  r.sem = litmus::Sem::Relaxed;
+  r.scope = litmus::Scope::Cluster;
+  Event w = r;
+  w.kind = EventKind::Write;
+  w.sem = litmus::Sem::Release;
+  emitRmw(p, r, w, {}, [bytes](const Val& old) {
+    litmus::Instr tx;
+    tx.op = Opcode::Mbarrier;
+    tx.mbarOp = litmus::MbarOp::CompleteTx;
+    return lift(old, [tx, bytes](int64_t v) { return mbarrierUpdate(tx, v, bytes); });
+  });
+  ++p.pc;
+  explore(std::move(p));
 }
 
 // cp.async.bulk.wait_group{.read} N: every committed group but the newest N is complete (only its

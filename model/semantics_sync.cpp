@@ -28,7 +28,7 @@ Event Interpreter::barrierEvent(const Path& p, const Instr& in, EventKind kind) 
     name.id = th_.warp < 0 ? 0x8000 + thread_ : th_.warp;
     e.scope = Scope::Cta;
     e.sem = kind == EventKind::Arrive ? Sem::Release : Sem::AcqRel;
-    const int64_t mask = value(p, in.args[0]);
+    const int64_t mask = num(p, in.args[0]);
     for (int lane = 0; lane < info_.lanes; ++lane) e.count += (mask >> lane) & 1;
   } else if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
     name.kind = BarrierKind::Cluster;
@@ -43,9 +43,9 @@ Event Interpreter::barrierEvent(const Path& p, const Instr& in, EventKind kind) 
     e.sem = kind == EventKind::Arrive ? Sem::Release : Sem::AcqRel;
     const bool dat3m = prog_.test->dat3mBarriers && (in.barOp == BarOp::Sync || in.barOp == BarOp::Arrive);
     const litmus::BarOperands o = litmus::barOperands(in, dat3m);
-    name.id = value(p, in.args[o.id]);
-    if (o.instance >= 0) name.instance = value(p, in.args[o.instance]);
-    const int64_t count = o.count < 0 ? 0 : value(p, in.args[o.count]);
+    name.id = num(p, in.args[o.id]);
+    if (o.instance >= 0) name.instance = num(p, in.args[o.instance]);
+    const int64_t count = o.count < 0 ? 0 : num(p, in.args[o.count]);
     if (dat3m) {  // the count in litmus threads
       if (name.id < 0 || name.id > 0xffff || name.instance < 0 || name.instance > 0xffff)
         fail("barrier id and instance must lie in 0-65535");
@@ -72,13 +72,31 @@ void Interpreter::stepBarrier(Path p, const Instr& in) {
   if (op != BarOp::ClusterWait) {
     Event a = barrierEvent(p, in, EventKind::Arrive);
     Taint t;
-    if (isReduction(op)) {
+    if (isReduction(op)) {  // the predicate's truth is part of the arrival: fork if not known
       const Operand& pred = in.args.back();
-      a.value = (value(p, pred) != 0) != pred.negated;
+      const Val v = value(p, pred);
+      auto holds = truthOf(p, v);
+      if (!holds) {
+        Path q = p;
+        decide(q, v, false);
+        decide(p, v, true);
+        holds = true;
+        a.value = false != pred.negated;
+        emit(q, a, taintOf(q, pred));
+        finishBarrier(std::move(q), in);
+      }
+      a.value = *holds != pred.negated;
       t = taintOf(p, pred);
     }
     emit(p, a, t);
   }
+  finishBarrier(std::move(p), in);
+}
+
+// After the arrival (if any): bar.arrive and the cluster arrive go on; the others wait.
+void Interpreter::finishBarrier(Path p, const Instr& in) {
+  using litmus::BarOp;
+  const BarOp op = in.barOp;
   if (op == BarOp::Arrive || op == BarOp::ClusterArrive) {  // bar.warp.sync waits, like bar.sync
     ++p.pc;
     return explore(std::move(p));
@@ -116,7 +134,8 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
     explore(std::move(q));
   };
   if (op == MbarOp::PendingCount) {
-    setReg(p, in.args[0], mbarrierPending(value(p, in.args[1])), taintOf(p, in.args[1]));
+    setReg(p, in.args[0], lift(value(p, in.args[1]), [](int64_t v) { return mbarrierPending(v); }),
+           taintOf(p, in.args[1]));
     return next(std::move(p));
   }
   const int address = addressOf(p, in, 0);
@@ -125,7 +144,7 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
     MbarState st;
     Taint t;
     if (op == MbarOp::Init) {
-      const int64_t count = value(p, in.args[1]);
+      const int64_t count = num(p, in.args[1]);
       if (count < 1 || count > kMbarMaxCount)
         throw litmus::Error(in.loc, "'" + in.text + "': count " + std::to_string(count) +
                                         " out of range 1-" + std::to_string(kMbarMaxCount));
@@ -137,38 +156,47 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
     return next(std::move(p));
   }
   const bool wait = op == MbarOp::TestWait || op == MbarOp::TryWait;
-  for (int64_t v : domain_[prog_.vaLoc[address]]) {
-    Path q = p;
-    Event r = memEvent(q, in, EventKind::Read, address);
-    r.value = v;
-    r.atomic = !wait;
-    if (wait) {
-      const bool done = mbarrierPhaseDone(in, v, value(q, in.args[2]));
-      if (!done) r.sem = litmus::Sem::Relaxed;  // only a wait that returns true acquires
-      const int k = emit(q, r, taintOf(q, in.args[2]));
-      Taint t = taintOf(q, in.args[2]);
-      t[k] = true;
-      setReg(q, in.args[0], done, t);
+  Event r = memEvent(p, in, EventKind::Read, address);
+  r.atomic = !wait;
+  if (wait) {
+    // Whether the phase completed decides the acquire: fork on it (both ways if not known).
+    const Val token = value(p, in.args[2]);
+    const Taint tt = taintOf(p, in.args[2]);
+    const int k = emitRead(p, r, tt);
+    const Val done = lift(p.trace.vals[k], token, [&in](int64_t cur, int64_t tok) -> int64_t {
+      return mbarrierPhaseDone(in, cur, tok);
+    });
+    Taint t = tt;
+    t[k] = true;
+    auto finishWait = [&](Path q, bool returns) {
+      if (!returns) q.trace.events[k].sem = litmus::Sem::Relaxed;  // only a wait that returns true acquires
+      setReg(q, in.args[0], int64_t{returns}, t);
       next(std::move(q));
-      continue;
-    }
-    r.sem = litmus::Sem::Relaxed;  // arrivals release; none acquires
-    const bool arrive = op == MbarOp::Arrive || op == MbarOp::ArriveDrop;
-    const int na = arrive ? 2 : 1;  // the count or tx-count operand
-    const bool given = static_cast<int>(in.args.size()) > na;
-    const int64_t n = given ? value(q, in.args[na]) : 1;
-    if (n < 0 || n > (in.expectTx || !arrive ? kMbarMaxTx : kMbarMaxCount))
-      throw litmus::Error(in.loc, "'" + in.text + "': count " + std::to_string(n) + " out of range");
-    Event w = memEvent(q, in, EventKind::Write, address);
-    w.value = mbarrierUpdate(in, v, n);
-    const int rk = emitRmw(q, r, w, given ? taintOf(q, in.args[na]) : Taint{});
-    if (arrive) {
-      Taint t;
-      t[rk] = true;
-      setReg(q, in.args[0], v, t);  // the state before the arrival (§9.7.13.15.13)
-    }
-    next(std::move(q));
+    };
+    if (const auto known = truthOf(p, done)) return finishWait(std::move(p), *known);
+    Path q = p;
+    decide(q, done, false);
+    finishWait(std::move(q), false);
+    decide(p, done, true);
+    return finishWait(std::move(p), true);
   }
+  r.sem = litmus::Sem::Relaxed;  // arrivals release; none acquires
+  const bool arrive = op == MbarOp::Arrive || op == MbarOp::ArriveDrop;
+  const int na = arrive ? 2 : 1;  // the count or tx-count operand
+  const bool given = static_cast<int>(in.args.size()) > na;
+  const int64_t n = given ? num(p, in.args[na]) : 1;
+  if (n < 0 || n > (in.expectTx || !arrive ? kMbarMaxTx : kMbarMaxCount))
+    throw litmus::Error(in.loc, "'" + in.text + "': count " + std::to_string(n) + " out of range");
+  Event w = memEvent(p, in, EventKind::Write, address);
+  const int rk = emitRmw(p, r, w, given ? taintOf(p, in.args[na]) : Taint{}, [&in, n](const Val& old) {
+    return lift(old, [&in, n](int64_t v) { return mbarrierUpdate(in, v, n); });
+  });
+  if (arrive) {
+    Taint t;
+    t[rk] = true;
+    setReg(p, in.args[0], p.trace.vals[rk], t);  // the state before the arrival (§9.7.13.15.13)
+  }
+  next(std::move(p));
 }
 
 

@@ -31,11 +31,16 @@ Domain valueDomain(const Program& prog, int unroll) {
       ts.traces.insert(ts.traces.end(), ts.dropped.begin(), ts.dropped.end());
       for (const auto& tr : ts.traces) {
         std::vector<size_t> count(nloc, 0);
-        for (const auto& e : tr.events)
-          if (e.kind == EventKind::Write) {
-            made[e.loc].insert(e.value);
-            ++count[e.loc];
-          }
+        for (size_t i = 0; i < tr.events.size(); ++i) {
+          const Event& e = tr.events[i];
+          if (e.kind != EventKind::Write) continue;
+          ++count[e.loc];
+          // a lazy value: every value it takes over the domains of the reads it uses (a superset
+          // of what the path's decisions allow, which only makes the domain larger)
+          forEachAssignment(tr, lazyReadsOf(tr, tr.vals[i]), dom, [&](const ReadLookup& look) {
+            made[e.loc].insert(*evaluate(tr.vals[i], look));
+          });
+        }
         for (const auto& [r, w] : tr.dep)
           if (tr.events[r].kind == EventKind::Read && tr.events[w].kind == EventKind::Write)
             feeds[tr.events[r].loc][tr.events[w].loc] = true;
@@ -64,6 +69,29 @@ Domain valueDomain(const Program& prog, int unroll) {
     }
     if (!changed) return dom;
   }
+}
+
+std::vector<int> lazyReadsOf(const Trace& tr, const Val& v) {
+  std::vector<int> out;
+  for (int r : readsOf(v))
+    if (!tr.vals[r].known()) out.push_back(r);
+  return out;
+}
+
+void forEachAssignment(const Trace& tr, const std::vector<int>& lazy, const Domain& dom,
+                       const std::function<void(const ReadLookup&)>& f) {
+  std::vector<int64_t> value(tr.events.size(), 0);
+  for (size_t i = 0; i < tr.events.size(); ++i)
+    if (tr.vals[i].known()) value[i] = tr.vals[i].k;
+  const ReadLookup look = [&](int r) -> std::optional<int64_t> { return value[r]; };
+  std::function<void(size_t)> assign = [&](size_t i) {
+    if (i == lazy.size()) return f(look);
+    for (int64_t v : dom[tr.events[lazy[i]].loc]) {
+      value[lazy[i]] = v;
+      assign(i + 1);
+    }
+  };
+  assign(0);
 }
 
 }  // namespace model
