@@ -6,6 +6,7 @@
 #include "checker/checker.h"
 #include "litmus/parse.h"
 #include "model/semantics.h"
+#include "tests/model/value_with.h"
 
 namespace {
 
@@ -97,8 +98,8 @@ condition: exists (P0:a == 0)
   CHECK(tr.events[3].loc == x4);
   CHECK(tr.rmw == std::vector<std::pair<int, int>>{{0, 1}, {2, 3}});
   for (int i = 0; i < 4; ++i) CHECK(tr.events[i].po == i);
-  CHECK(tr.events[1].value == 0x40000000);  // 1.0 + 1.0
-  CHECK(tr.events[3].value == 0x40200000);  // 2.0 + 0.5
+  CHECK(valueWith(tr, tr.vals[1], dom) == 0x40000000);  // 1.0 + 1.0
+  CHECK(valueWith(tr, tr.vals[3], dom) == 0x40200000);  // 2.0 + 0.5
   // each element is split like a scalar atom: acquire reads, release writes
   CHECK((tr.events[0].sem == litmus::Sem::Acquire));
   CHECK((tr.events[2].sem == litmus::Sem::Acquire));
@@ -108,8 +109,8 @@ condition: exists (P0:a == 0)
   // a write depends on its own element's read only
   CHECK(tr.dep == std::vector<std::pair<int, int>>{{0, 1}, {2, 3}});
   const auto& info = p.threads[0];
-  CHECK(tr.regs[info.regId.at("a")] == 0x3F800000);
-  CHECK(tr.regs[info.regId.at("b")] == 0x40000000);
+  CHECK(valueWith(tr, tr.regVals[info.regId.at("a")], dom) == 0x3F800000);
+  CHECK(valueWith(tr, tr.regVals[info.regId.at("b")], dom) == 0x40000000);
 }
 
 TEST_CASE("vector red, half and packed lanes") {
@@ -136,16 +137,16 @@ condition: exists (P0:a == 0)
   CHECK(ev[0].loc == p.vaLoc[p.vaOf("h")]);
   CHECK(ev[2].loc == p.vaLoc[p.vaOf("h+2")]);
   CHECK(ev[6].loc == p.vaLoc[p.vaOf("h+6")]);
-  CHECK(ev[1].value == 0x3E00);  // max(1.0, 1.5)
-  CHECK(ev[3].value == 0x4000);  // max(2.0, 1.0)
-  CHECK(ev[5].value == 0x4000);  // max(NaN, 2.0) = 2.0
-  CHECK(ev[7].value == 0x0000);  // max(-0.0, +0.0) = +0.0
+  CHECK(valueWith(traces[0], traces[0].vals[1], dom) == 0x3E00);  // max(1.0, 1.5)
+  CHECK(valueWith(traces[0], traces[0].vals[3], dom) == 0x4000);  // max(2.0, 1.0)
+  CHECK(valueWith(traces[0], traces[0].vals[5], dom) == 0x4000);  // max(NaN, 2.0) = 2.0
+  CHECK(valueWith(traces[0], traces[0].vals[7], dom) == 0x0000);  // max(-0.0, +0.0) = +0.0
   // .f16x2: two lanes per 32-bit element; p+4 starts at 0
   CHECK(ev[8].loc == p.vaLoc[p.vaOf("p")]);
   CHECK(ev[10].loc == p.vaLoc[p.vaOf("p+4")]);
-  CHECK(ev[9].value == 0x4000C000);   // lanes: low min(-2.0, 0.5), high min(4.0, 2.0)
-  CHECK(ev[11].value == 0x00000000);  // min(0, 0.5), min(0, 2.0)
-  CHECK(traces[0].regs[p.threads[0].regId.at("a")] == 0x4400C000);
+  CHECK(valueWith(traces[0], traces[0].vals[9], dom) == 0x4000C000);   // lanes: low min(-2.0, 0.5), high min(4.0, 2.0)
+  CHECK(valueWith(traces[0], traces[0].vals[11], dom) == 0x00000000);  // min(0, 0.5), min(0, 2.0)
+  CHECK(valueWith(traces[0], traces[0].regVals[p.threads[0].regId.at("a")], dom) == 0x4400C000);
 }
 
 TEST_CASE("two v2 atoms add twice on each element; elements interleave") {
