@@ -1,5 +1,6 @@
 #include "checker/checker.h"
 
+#include "checker/engine_common.h"
 #include "checker/explicit_engine.h"
 #include "checker/smt_engine.h"
 
@@ -27,11 +28,12 @@ std::optional<Engine> parseEngine(const std::string& s) {
 
 namespace {
 
-// Runs both engines and compares their sets of allowed final states.
-Result checkBoth(const litmus::Test& test, const Options& options) {
-  Result e = checkExplicit(test, options);
-  Result s = checkSmt(test, options);
+// Runs both engines, under one deadline for the pair, and compares their sets of allowed final
+// states.
+Result checkBoth(const litmus::Test& test, const Options& options, const Deadline& deadline) {
+  Result e = checkExplicit(test, options, deadline);
   if (e.outcome.status != litmus::Status::Done) return e;
+  Result s = checkSmt(test, options, deadline);
   if (s.outcome.status != litmus::Status::Done) return s;
   const std::set<litmus::State> a(e.outcome.states.begin(), e.outcome.states.end());
   const std::set<litmus::State> b(s.outcome.states.begin(), s.outcome.states.end());
@@ -56,25 +58,48 @@ Result checkBoth(const litmus::Test& test, const Options& options) {
 // enumeration grows faster than the solver's work.
 constexpr size_t kAutoSmtInstructions = 40;
 
-Result dispatch(const litmus::Test& test, const Options& options) {
+Result dispatch(const litmus::Test& test, const Options& options, const Deadline& deadline) {
   switch (options.engine) {
     case Engine::Auto: {
       size_t instrs = 0;
       for (const auto& th : test.threads) instrs += th.code.size();
-      return instrs > kAutoSmtInstructions ? checkSmt(test, options) : checkExplicit(test, options);
+      return instrs > kAutoSmtInstructions ? checkSmt(test, options, deadline)
+                                           : checkExplicit(test, options, deadline);
     }
-    case Engine::Explicit: return checkExplicit(test, options);
-    case Engine::Smt: return checkSmt(test, options);
-    case Engine::Both: return checkBoth(test, options);
+    case Engine::Explicit: return checkExplicit(test, options, deadline);
+    case Engine::Smt: return checkSmt(test, options, deadline);
+    case Engine::Both: return checkBoth(test, options, deadline);
   }
-  return checkExplicit(test, options);
+  return checkExplicit(test, options, deadline);
+}
+
+// What an engine found before it gave up is no verdict: an Unknown outcome keeps only what
+// describes the test and the search (name, condition, engine, candidates examined, time).
+void dropPartialResults(Result& r) {
+  auto& o = r.outcome;
+  o.states.clear();
+  o.satisfies.clear();
+  o.positive = o.negative = 0;
+  o.races.clear();
+  o.hang.clear();
+  r.witnesses.clear();
+  r.violation.reset();
+  r.mismatch.clear();
 }
 
 }  // namespace
 
+// --timeout is one deadline for the whole check (both engines under --engine both). It is kept
+// in-process: engines read the clock in their loops and in every symbolic relation operation,
+// and Z3 gets the time left as its own timeout. Running the engine in a child process killed at
+// the deadline was the alternative; it is not needed once term construction looks at the
+// deadline and Z3 terms are released (see symrel.h), and it would cost a fork per test plus a
+// serialisation of witnesses and explanations (docs/performance.md, "Deadlines").
 Result check(const litmus::Test& test, const Options& options) {
   const auto t0 = std::chrono::steady_clock::now();
-  Result r = dispatch(test, options);
+  const Deadline deadline(options.timeoutSeconds);
+  Result r = dispatch(test, options, deadline);
+  if (r.outcome.status != litmus::Status::Done) dropPartialResults(r);
   r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

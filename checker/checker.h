@@ -46,6 +46,12 @@ struct Violation {
   std::vector<Step> steps;
 };
 std::string describe(const litmus::Test&, const Violation&);  // one line per step
+// An event of an execution as explanations name it: its thread and instruction text, or for an
+// initial write no thread and "init of x".
+struct EventText {
+  std::string thread, text;
+};
+EventText eventText(const litmus::Test&, const Execution&, int event);
 
 struct Result {
   litmus::Outcome outcome;

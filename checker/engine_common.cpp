@@ -1,6 +1,14 @@
 #include "checker/engine_common.h"
 
+#include <sstream>
+
 namespace checker {
+
+std::string Deadline::describe() const {
+  std::ostringstream os;
+  os << "timeout after " << seconds_ << " s";
+  return os.str();
+}
 
 std::string instrText(const litmus::Test& test, const model::Event& e) {
   return e.instr < 0 ? "(exit)" : test.threads[e.thread].code[e.instr].text;

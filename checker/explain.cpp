@@ -5,96 +5,98 @@
 
 namespace checker {
 
-using model::Axiom;
 using model::BitRel;
+using model::Constraint;
+using model::Factor;
 
 namespace {
 
-// Names the base relation an edge of a cycle belongs to (the first that holds).
-struct Namer {
-  std::vector<std::pair<std::string, BitRel>> rels;
-  std::string operator()(int a, int b) const {
-    for (const auto& [name, r] : rels)
-      if (r.get(a, b)) return name;
-    return "?";
-  }
-};
+// The name of the first part of `f` that has the edge a -> b.
+std::string nameOf(const Factor<BitRel>& f, int a, int b) {
+  for (const auto& p : f.parts)
+    if (p.r.get(a, b)) return std::string(p.name);
+  return "?";
+}
 
-std::vector<Step> cycleSteps(const BitRel& r, const Namer& name) {
+// A path a = v0 -> v1 -> ... -> vk = b with path[i] relating v(i) and v(i+1), as named steps
+// (filters left out); empty if there is none. Forward reachability, then back from b.
+std::vector<Step> pathSteps(const std::vector<Factor<BitRel>>& path, int a, int b) {
+  const int n = path.front().r.size();
+  std::vector<BitRel::Row> reach(path.size() + 1);
+  reach[0].set(a);
+  for (size_t i = 0; i < path.size(); ++i)
+    for (int v = 0; v < n; ++v)
+      if (reach[i][v]) reach[i + 1] |= path[i].r.row(v);
+  if (!reach[path.size()][b]) return {};
+  std::vector<int> node(path.size() + 1, b);
+  for (size_t i = path.size(); i-- > 0;) {
+    int v = 0;
+    while (!(reach[i][v] && path[i].r.get(v, node[i + 1]))) ++v;
+    node[i] = v;
+  }
   std::vector<Step> out;
-  const auto cyc = model::findCycle(r);
-  for (size_t i = 0; i + 1 < cyc.size(); ++i) out.push_back({cyc[i], cyc[i + 1], name(cyc[i], cyc[i + 1])});
+  for (size_t i = 0; i < path.size(); ++i)
+    if (!path[i].filter) out.push_back({node[i], node[i + 1], nameOf(path[i], node[i], node[i + 1])});
   return out;
 }
 
-// For irreflexive(a ; b): an event x and a middle y with a(x, y) and b(y, x).
-std::vector<Step> twoSteps(const BitRel& a, const BitRel& b, const Namer& nameA, const std::string& nameB) {
-  for (int x = 0; x < a.size(); ++x)
-    for (int y = 0; y < a.size(); ++y)
-      if (a.get(x, y) && b.get(y, x)) return {{x, y, nameA(x, y)}, {y, x, nameB}};
-  return {};
+std::vector<Step> cycleSteps(const Constraint<BitRel>& c) {
+  std::vector<Step> out;
+  const auto cyc = model::findCycle(c.r);
+  for (size_t i = 0; i + 1 < cyc.size(); ++i) {
+    const auto steps = pathSteps(c.path, cyc[i], cyc[i + 1]);
+    out.insert(out.end(), steps.begin(), steps.end());
+  }
+  return out;
+}
+
+// The steps of a pair (a, b) of c.r: its path, then the edge that closes it (empty) or the one
+// that is missing (subset).
+std::vector<Step> pairSteps(const Constraint<BitRel>& c, int a, int b) {
+  std::vector<Step> out = pathSteps(c.path, a, b);
+  if (c.shape == model::Shape::Empty && !c.within.filter && !c.within.parts.empty())
+    out.push_back({a, b, nameOf(c.within, a, b)});
+  if (c.shape == model::Shape::Subset) {
+    const std::string sup(c.supName);
+    out.push_back(c.sup.get(b, a) ? Step{b, a, sup} : Step{a, b, "not " + sup});
+  }
+  return out;
 }
 
 }  // namespace
 
-Violation explainViolation(Execution x, const model::Static<BitRel>& s,
-                           const model::Derived<BitRel>& d, Axiom axiom) {
-  const BitRel fr = inv(x.rf) * x.co;
-  Violation v{std::move(x), axiom, "", {}};
-  const Execution& e = v.execution;
-  const Namer com{{{"rf", e.rf}, {"co", e.co}, {"fr", fr}}};
-  switch (axiom) {
-    case Axiom::ScPerLocation: {
-      v.relation = "(ms & (rf | co | fr)) | po_loc";
-      const Namer n{{{"po", s.po_loc}, {"rf", s.ms & e.rf}, {"co", s.ms & e.co}, {"fr", s.ms & fr}}};
-      v.steps = cycleSteps((s.ms & (e.rf | e.co | fr)) | s.po_loc, n);
-      break;
-    }
-    case Axiom::NoThinAir:
-      v.relation = "rf | dep";
-      v.steps = cycleSteps(e.rf | s.dep, Namer{{{"rf", e.rf}, {"dep", s.dep}}});
-      break;
-    case Axiom::Atomicity: {
-      v.relation = "((ms & fr) ; (ms & co)) & rmw";
-      const BitRel bad = ((s.ms & fr) * (s.ms & e.co)) & s.rmw;
-      for (auto [r, w] : bad.edges()) {
-        for (int m = 0; m < bad.size(); ++m)
-          if ((s.ms & fr).get(r, m) && (s.ms & e.co).get(m, w)) {
-            v.steps = {{r, m, "fr"}, {m, w, "co"}, {r, w, "rmw"}};
-            break;
-          }
-        break;
-      }
-      break;
-    }
-    case Axiom::Coherence: {
-      v.relation = "[W] ; cause ; [W] & loc must be in co";
-      const BitRel bad = ((s.W * d.cause * s.W) & s.loc) - e.co;
-      for (auto [a, b] : bad.edges()) {
-        v.steps = {{a, b, "cause"}, {b, a, e.co.get(b, a) ? "co" : "not co"}};
-        break;
-      }
-      break;
-    }
-    case Axiom::Causality:
-      v.relation = "(rf | fr) ; cause";
-      v.steps = twoSteps(e.rf | fr, d.cause, com, "cause");
-      break;
-    case Axiom::FenceSc:
-      v.relation = "sc ; bc";
-      v.steps = twoSteps(e.sc, d.bc, Namer{{{"sc", e.sc}}}, "bc");
-      break;
+std::vector<Step> witness(const Constraint<BitRel>& c) {
+  switch (c.shape) {
+    case model::Shape::Acyclic: return cycleSteps(c);
+    case model::Shape::Irreflexive:
+      for (int x = 0; x < c.r.size(); ++x)
+        if (c.r.get(x, x)) return pathSteps(c.path, x, x);
+      return {};
+    case model::Shape::Empty:
+      for (auto [a, b] : c.r.edges()) return pairSteps(c, a, b);
+      return {};
+    case model::Shape::Subset:
+      for (auto [a, b] : (c.r - c.sup).edges()) return pairSteps(c, a, b);
+      return {};
   }
-  return v;
+  return {};
+}
+
+Violation explainViolation(Execution x, model::Axiom axiom, const Constraint<BitRel>& c) {
+  return Violation{std::move(x), axiom, std::string(c.text), witness(c)};
+}
+
+EventText eventText(const litmus::Test& test, const Execution& x, int event) {
+  const auto& e = x.graph.events[event];
+  if (e.thread < 0) return {"", "init of " + litmus::elementName(test.locations.at(e.va).name, e.offset)};
+  return {test.threads[e.thread].name, instrText(test, e)};
 }
 
 std::string describe(const litmus::Test& test, const Violation& v) {
   std::ostringstream os;
-  const auto& ev = v.execution.graph.events;
   auto name = [&](int i) {
-    const auto& e = ev[i];
-    if (e.thread < 0) return "init of " + litmus::elementName(test.locations.at(e.va).name, e.offset);
-    return test.threads[e.thread].name + ": " + instrText(test, e);
+    const EventText t = eventText(test, v.execution, i);
+    return t.thread.empty() ? t.text : t.thread + ": " + t.text;
   };
   os << "violates " << model::axiomName(v.axiom) << " (" << model::axiomSection(v.axiom)
      << "): " << v.relation << "\n";

@@ -3,11 +3,9 @@
 #include "checker/explain.h"
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "model/barriers.h"
 #include "model/bitrel.h"
@@ -23,27 +21,50 @@ using model::EventKind;
 
 namespace {
 
-// Decides constraints on concrete relations and remembers the first that fails.
+// Decides constraints on concrete relations and remembers the first that fails: the constraint
+// an explanation is read from (checker/explain.cpp).
 struct ExplicitCheck {
   std::optional<Axiom> failed;
-  model::Constraint<BitRel> failedOn{model::Shape::Empty, {}, {}};
+  model::Constraint<BitRel> failedOn{};
 
-  static bool holds(const model::Constraint<BitRel>& c) {
-    switch (c.shape) {
-      case model::Shape::Acyclic: return plus(c.r).irreflexive();
-      case model::Shape::Irreflexive: return c.r.irreflexive();
-      case model::Shape::Empty: return c.r.empty();
-      case model::Shape::Subset: return c.r.subsetOf(c.sup);
-    }
-    return false;
-  }
   bool operator()(Axiom a, const model::Constraint<BitRel>& c) {
-    if (holds(c)) return true;
+    if (model::holds(c)) return true;
     failed = a;
     failedOn = c;
     return false;
   }
 };
+
+// The model evaluated on part of an execution, for pruning: relations that are included in those
+// of every completion the search may still build (rf and co chosen so far, co edges every
+// completion has, sc and bar empty or chosen, derived relations of the part). The model builds
+// every relation from the choice without difference or complement (model/ptx_model.h), so they
+// only grow as the choice is completed, and an acyclic, irreflexive or empty constraint that
+// fails on the part fails on every completion: the part is refuted. A subset constraint r ⊆ sup
+// cannot fail early (sup grows too), but every consistent completion's sup contains r: when sup
+// is co (Coherence), r is recorded as co edges the search must add.
+struct PartialCheck {
+  BitRel forcedCo;
+
+  bool operator()(Axiom, const model::Constraint<BitRel>& c) {
+    if (c.shape != model::Shape::Subset) return model::holds(c);
+    if (c.supName == "co") forcedCo |= c.r;
+    return true;
+  }
+};
+
+// Whether some completion of the part x (with derived relations d of a part of it) may satisfy
+// the model: co must stay a strict order, and no monotone constraint may fail yet. With `forced`,
+// adds the co edges Coherence forces on every completion.
+bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel> x,
+                 const model::Derived<BitRel>& d, BitRel* forced = nullptr) {
+  x.co = plus(x.co);
+  if (!x.co.irreflexive()) return false;
+  PartialCheck chk{BitRel(x.co.size())};
+  if (!model::axioms(s, x, d, chk)) return false;
+  if (forced) *forced |= chk.forcedCo;
+  return true;
+}
 
 // One combination of thread paths, with everything that does not depend on rf/co/sc.
 struct Candidate {
@@ -61,9 +82,20 @@ struct Candidate {
   bool hangs = false;                         // some thread never exits
 };
 
+// The co edges every execution has: each location's initial write before its other writes.
+BitRel initialWritesFirst(const Candidate& c) {
+  BitRel co(static_cast<int>(c.g.events.size()));
+  for (size_t l = 0; l < c.writesByLoc.size(); ++l)
+    for (int w : c.writesByLoc[l]) co.set(c.initOf[l], w);
+  return co;
+}
+
 class Enumerator {
  public:
-  Enumerator(const litmus::Test& test, const Options& opt) : test_(test), opt_(opt) {}
+  // `prune`: drop partial candidates the model refutes; without it every candidate is built and
+  // the whole model decides (explanations, and tests of the pruning).
+  Enumerator(const litmus::Test& test, const Options& opt, const Deadline& deadline, bool prune)
+      : test_(test), opt_(opt), prune_(prune), deadline_(deadline) {}
 
   Result run();
 
@@ -72,11 +104,11 @@ class Enumerator {
                                   const model::Derived<BitRel>&)>;
   const litmus::Test& test_;
   const Options& opt_;
+  const bool prune_;
   model::Program prog_;
   std::vector<model::TraceSet> traces_;
-  std::chrono::steady_clock::time_point start_;
+  const Deadline& deadline_;
   bool timedOut_ = false;
-  uint64_t clockTicks_ = 0;
   std::string hang_;                // how some execution hangs (empty: none found)
   bool doneWithCandidate_ = false;  // a visitor stopped the search of this candidate only
 
@@ -87,8 +119,7 @@ class Enumerator {
   bool forEachSc(const Candidate& c, const std::function<bool(const BitRel&)>& f);
   bool forEachCo(const Candidate& c, const model::Choice<BitRel>& x,
                  const model::Derived<BitRel>& d, bool prune, const Visit& f);
-  bool totalOrders(const Candidate& c, const std::vector<int>& ws, const BitRel& rf,
-                   const BitRel& forced, bool prune,
+  bool totalOrders(const std::vector<int>& ws, bool prune,
                    const std::function<bool(const BitRel&)>& viable, BitRel& co,
                    const std::function<bool(BitRel&)>& next);
   bool partialOrders(const Candidate& c, const std::vector<int>& ws, bool prune,
@@ -102,10 +133,10 @@ class Enumerator {
   bool spinsForever(const Candidate& c, const model::Choice<BitRel>& x) const;
 };
 
+// Every step it guards (a candidate, a reads-from or coherence choice with its closures) costs far
+// more than reading the clock, so the clock is read every time.
 bool Enumerator::overTime() {
-  if (opt_.timeoutSeconds <= 0 || timedOut_ || (clockTicks_++ & 63)) return timedOut_;
-  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  timedOut_ = el > opt_.timeoutSeconds;
+  timedOut_ = timedOut_ || deadline_.passed();
   return timedOut_;
 }
 
@@ -177,50 +208,96 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
   }
 }
 
-// Reads-from is chosen one read at a time. With `prune`, a partial choice is dropped as soon as it
-// breaks a necessary condition of the model, so no consistent execution is lost:
-//  - SC per location and No-Thin-Air restricted to what is already known: rf, po, dependencies,
-//    and the coherence edges every consistent execution has (the initial write first; same-thread
-//    writes in program order). These relations only grow as the choice is completed.
-//  - Atomicity: two morally strong RMWs cannot both read from one write that is morally strong
-//    with both (whichever comes second in co would read a value co-before the first's write).
+// Per location, the morally strong pairs of its writes: every execution orders each of them in co
+// (§8.9.6), one way or the other.
+std::vector<std::vector<std::pair<int, int>>> mustOrder(const Candidate& c) {
+  std::vector<std::vector<std::pair<int, int>>> out(c.writesByLoc.size());
+  for (size_t l = 0; l < c.writesByLoc.size(); ++l) {
+    const auto& ws = c.writesByLoc[l];
+    for (size_t i = 0; i < ws.size(); ++i)
+      for (size_t j = i + 1; j < ws.size(); ++j)
+        if (c.s.ms.get(ws[i], ws[j])) out[l].emplace_back(ws[i], ws[j]);
+  }
+  return out;
+}
+
+// Case analysis on pairs co must order, with the model as the judge: if the model refutes the
+// part with a -> b added to co, every completion has b -> a (and what Coherence then forces); if
+// it refutes both ways, it refutes the part. Repeats until nothing more is forced. Returns false
+// when the part is refuted; otherwise x.co gains the forced edges.
+bool settleOrder(const model::Static<BitRel>& s, model::Choice<BitRel>& x, const model::Derived<BitRel>& d,
+                 const std::vector<std::pair<int, int>>& pairs, const BitRel::Row& near) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    BitRel closed = plus(x.co);
+    for (auto [a, b] : pairs) {
+      if (!near[a] && !near[b]) continue;
+      if (closed.get(a, b) || closed.get(b, a)) continue;
+      BitRel forcedAb(x.co.size()), forcedBa(x.co.size());
+      model::Choice<BitRel> ab = x, ba = x;
+      ab.co.set(a, b);
+      ba.co.set(b, a);
+      const bool okAb = mayComplete(s, ab, d, &forcedAb);
+      const bool okBa = mayComplete(s, ba, d, &forcedBa);
+      if (!okAb && !okBa) return false;
+      if (okAb && okBa) continue;
+      x.co = okAb ? ab.co | forcedAb : ba.co | forcedBa;
+      closed = plus(x.co);
+      changed = true;
+    }
+  }
+  return true;
+}
+
+// Reads-from is chosen one read at a time. With `prune`, a partial choice is dropped as soon as
+// the model refutes it (mayComplete, settleOrder): the part it sees is the rf chosen so far, the
+// co edges every completion of it has (initial writes first, what Coherence forces, what the case
+// analysis on co forces), empty sc and bar, and the relations derived from the part with empty
+// rf, all of them included in those of every completion. (Deriving from the rf chosen so far
+// would see more, at the price of a derivation per step.)
+//
+// The case analysis costs two evaluations of the model per pair, so after a read r is given its
+// write w it looks only at the pairs of r's location with an end near the new edge: w itself, or
+// the first write after r in its thread (e.g. the write half of r's RMW). Any choice of pairs is sound; this
+// one finds what the new edge makes decidable in the tests we have (bench/corpus.sh).
 bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f) {
   const int n = static_cast<int>(c.g.events.size());
-  // program order fixes co between writes of one proxy (SC per location); writes through
-  // different proxies (an async copy's) are not ordered so
-  BitRel coKnown = c.s.po_loc & c.s.ms & (c.s.W * c.s.loc * c.s.W);
-  for (size_t l = 0; l < c.writesByLoc.size(); ++l)
-    for (int w : c.writesByLoc[l]) coKnown.set(c.initOf[l], w);
-  std::vector<int> rmwWrite(n, -1);
-  for (auto [r, w] : c.g.rmw) rmwWrite[r] = w;
-  std::vector<int> source(n, -1);
-  auto atomicOk = [&](int r, int w) {
-    if (rmwWrite[r] < 0) return true;
-    for (auto [r2, w2] : c.g.rmw)
-      if (r2 != r && source[r2] == w && c.s.ms.get(r, r2) && c.s.ms.get(w, rmwWrite[r]) &&
-          c.s.ms.get(w, w2))
+  const BitRel none(n);
+  const model::Derived<BitRel> d0 = model::derive(c.s, none, none, none);
+  const auto pairs = mustOrder(c);
+  // Whether the part x may still complete, after read r (-1: none yet) was given write w; x.co
+  // gains the edges every completion has.
+  auto refine = [&](model::Choice<BitRel>& x, int r, int w) {
+    BitRel forced(n);
+    if (!mayComplete(c.s, x, d0, &forced)) return false;
+    x.co |= forced;
+    BitRel::Row near;
+    if (r < 0) near.set();
+    else near.set(w);
+    for (int e = r + 1; r >= 0 && e < n && c.g.events[e].thread == c.g.events[r].thread; ++e)
+      if (c.g.events[e].isWrite()) {
+        near.set(e);
+        break;
+      }
+    for (size_t l = 0; l < pairs.size(); ++l)
+      if ((r < 0 || static_cast<int>(l) == c.g.events[r].loc) && !settleOrder(c.s, x, d0, pairs[l], near))
         return false;
     return true;
   };
-  std::function<bool(size_t, BitRel&)> pick = [&](size_t i, BitRel& rf) -> bool {
+  std::function<bool(size_t, model::Choice<BitRel>&)> pick = [&](size_t i, model::Choice<BitRel>& x) -> bool {
     if (overTime()) return false;
-    if (i == c.reads.size()) return f(rf);
+    if (i == c.reads.size()) return f(x.rf);
     const int r = c.reads[i];
     for (int w : c.rfChoices[i]) {
-      if (prune && !atomicOk(r, w)) continue;
-      rf.set(w, r);
-      source[r] = w;
-      const bool ok = !prune || (plus((c.s.ms & (rf | coKnown | (inv(rf) * coKnown))) | c.s.po_loc)
-                                     .irreflexive() &&
-                                 plus(rf | c.s.dep).irreflexive());
-      if (ok && !pick(i + 1, rf)) return false;
-      rf.set(w, r, false);
-      source[r] = -1;
+      model::Choice<BitRel> next = x;
+      next.rf.set(w, r);
+      if ((!prune || refine(next, r, w)) && !pick(i + 1, next)) return false;
     }
     return true;
   };
-  BitRel rf(n);
-  return pick(0, rf);
+  model::Choice<BitRel> x{none, initialWritesFirst(c), none, none};
+  if (prune && !refine(x, -1, -1)) return true;
+  return pick(0, x);
 }
 
 // Fence-SC order: an acyclic orientation of every morally strong pair of fence.sc, closed
@@ -243,36 +320,29 @@ bool Enumerator::forEachSc(const Candidate& c, const std::function<bool(const Bi
 
 // Coherence order (§8.9.6) is a strict partial order per location with the initial write first.
 // Morally strong pairs must be ordered; other pairs (racing writes) may stay unordered (decision
-// in docs/model.md). With `prune`, the search starts from the pairs the Coherence axiom forces
-// (writes related by causality) and drops a partial order as soon as it breaks SC per location,
-// Atomicity or Causality, all of which only get worse as co grows. Locations whose writes are
-// pairwise morally strong get a total order, built one write at a time.
+// in docs/model.md). With `prune`, the search starts from the co edges the Coherence axiom forces
+// and drops a partial order as soon as the model refutes it (mayComplete). Locations whose writes
+// are pairwise morally strong get a total order, built one write at a time.
 bool Enumerator::forEachCo(const Candidate& c, const model::Choice<BitRel>& x,
                            const model::Derived<BitRel>& d, bool prune, const Visit& f) {
   const BitRel& rf = x.rf;
-  const int n = static_cast<int>(c.g.events.size());
-  BitRel co(n);
-  for (size_t l = 0; l < c.writesByLoc.size(); ++l)
-    for (int w : c.writesByLoc[l]) co.set(c.initOf[l], w);
-  if (prune) co |= (c.s.W * d.cause * c.s.W) & c.s.loc;
-  const BitRel rfInv = inv(rf);
+  BitRel co = initialWritesFirst(c);
   auto viable = [&](const BitRel& co) {
-    if (!plus(co).irreflexive()) return false;
-    if (!prune) return true;
-    const BitRel fr = rfInv * co;
-    return plus((c.s.ms & (rf | co | fr)) | c.s.po_loc).irreflexive() &&
-           (((c.s.ms & fr) * (c.s.ms & co)) & c.s.rmw).empty() && ((rf | fr) * d.cause).irreflexive();
+    return prune ? mayComplete(c.s, {rf, co, x.sc, x.bar}, d) : acyclic(co);
   };
+  if (prune) {
+    BitRel forced(co.size());
+    if (!mayComplete(c.s, {rf, co, x.sc, x.bar}, d, &forced)) return true;
+    co |= forced;
+  }
   if (!viable(co)) return true;
-  const BitRel forced = co;
   std::function<bool(size_t, BitRel&)> perLoc = [&](size_t l, BitRel& co) -> bool {
     if (overTime()) return false;
     if (l == c.writesByLoc.size()) {
-      if (prune) {
-        BitRel closed = plus(co);  // the least order containing the choices made
-        return !viable(closed) || f(c, model::Choice<BitRel>{rf, closed, x.sc, x.bar}, d);
-      }
-      if (!(plus(co) == co)) return true;  // only transitive assignments are orders
+      // pruned: every step was viable, and the least order containing the choices is the one
+      const BitRel closed = plus(co);
+      if (prune) return f(c, model::Choice<BitRel>{rf, closed, x.sc, x.bar}, d);
+      if (!(closed == co)) return true;  // only transitive assignments are orders
       return f(c, model::Choice<BitRel>{rf, co, x.sc, x.bar}, d);
     }
     const auto& ws = c.writesByLoc[l];
@@ -281,49 +351,33 @@ bool Enumerator::forEachCo(const Candidate& c, const model::Choice<BitRel>& x,
       for (size_t j = i + 1; j < ws.size(); ++j) total = total && c.s.ms.get(ws[i], ws[j]);
     if (ws.empty()) return perLoc(l + 1, co);
     auto next = [&](BitRel& co) { return perLoc(l + 1, co); };
-    return total ? totalOrders(c, ws, rf, forced, prune, viable, co, next)
-                 : partialOrders(c, ws, prune, viable, co, next);
+    return total ? totalOrders(ws, prune, viable, co, next) : partialOrders(c, ws, prune, viable, co, next);
   };
   return perLoc(0, co);
 }
 
-// Linear orders of `ws` extending co, built by appending one write at a time. A write can come next
-// only after its forced predecessors; and while an RMW has read from a write already placed but
-// its own write is not placed, nothing morally strong with it may come in between (Atomicity).
-bool Enumerator::totalOrders(const Candidate& c, const std::vector<int>& ws, const BitRel& rf,
-                             const BitRel& forced, bool prune,
+// Linear orders of `ws` extending co, built by appending one write at a time. With `prune`, the
+// part the model sees also has the edges from each placed write to each write not yet placed:
+// every order built from here has them.
+bool Enumerator::totalOrders(const std::vector<int>& ws, bool prune,
                              const std::function<bool(const BitRel&)>& viable, BitRel& co,
                              const std::function<bool(BitRel&)>& next) {
   std::vector<int> placed;
   std::vector<bool> used(ws.size(), false);
-  const int init = c.initOf[c.g.events[ws.front()].loc];
-  std::vector<int> source(c.g.events.size(), -1);  // the write each read reads from
-  for (auto [w, r] : rf.edges()) source[r] = w;
   std::function<bool()> extend = [&]() -> bool {
     if (placed.size() == ws.size()) return next(co);
     for (size_t i = 0; i < ws.size(); ++i) {
       if (used[i]) continue;
       const int x = ws[i];
-      bool ok = true;
-      for (size_t j = 0; j < ws.size() && ok; ++j)
-        if (!used[j] && j != i && (forced.get(ws[j], x) || (c.s.po_loc.get(ws[j], x) && c.s.ms.get(ws[j], x)))) ok = false;
-      for (auto [r, w] : c.g.rmw) {
-        if (!prune) break;
-        const auto wi = std::find(ws.begin(), ws.end(), w);
-        if (w == x || wi == ws.end() || used[wi - ws.begin()]) continue;
-        const int src = source[r];
-        const bool srcPlaced = src == init || std::find(placed.begin(), placed.end(), src) != placed.end();
-        if (srcPlaced && c.s.ms.get(r, x) && c.s.ms.get(x, w)) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) continue;
       BitRel saved = co;
       for (int p : placed) co.set(p, x);
       used[i] = true;
       placed.push_back(x);
-      if (viable(co) && !extend()) return false;
+      BitRel part = co;
+      for (size_t j = 0; j < ws.size() && prune; ++j)
+        if (!used[j])
+          for (int p : placed) part.set(p, ws[j]);
+      if (viable(part) && !extend()) return false;
       placed.pop_back();
       used[i] = false;
       co = saved;
@@ -375,8 +429,6 @@ bool Enumerator::forEachExecution(bool prune, const Visit& f) {
       return forEachSc(c, [&](const BitRel& sc) {
         for (const BitRel& bar : c.bars) {
           const model::Derived<BitRel> d = model::derive(c.s, rf, sc, bar);
-          // Causality's rf part and Fence-SC do not depend on co: check them once here.
-          if (prune && (!(rf * d.cause).irreflexive() || !(sc * d.bc).irreflexive())) continue;
           if (!forEachCo(c, model::Choice<BitRel>{rf, BitRel(0), sc, bar}, d, prune, f)) return false;
         }
         return true;
@@ -478,26 +530,24 @@ std::optional<Violation> Enumerator::explain() {
         const litmus::State st = *target;
         ExplicitCheck chk;
         if (model::axioms(cc.s, x, d, chk)) return true;
-        Violation v = explainViolation(Execution{cc.g, x.rf, x.co, x.sc, x.bar, st}, cc.s, d, *chk.failed);
-        found = std::move(v);
+        found = explainViolation(Execution{cc.g, x.rf, x.co, x.sc, x.bar, st}, *chk.failed, chk.failedOn);
         return false;
   });
   return found;
 }
 
 Result Enumerator::run() {
-  start_ = std::chrono::steady_clock::now();
   prog_ = model::buildProgram(test_);
   const model::Domain dom = model::valueDomain(prog_, opt_.unroll);
   Result res;
-  for (size_t t = 0; t < test_.threads.size(); ++t) {
+  for (size_t t = 0; t < test_.threads.size() && !overTime(); ++t) {
     traces_.push_back(model::enumerateTraces(prog_, static_cast<int>(t), dom, opt_.unroll));
     res.bounded |= traces_.back().bounded;
   }
   std::map<litmus::State, std::pair<uint64_t, std::optional<Execution>>> seen;
   uint64_t examined = 0;
   std::map<std::pair<std::string, std::string>, litmus::Race> races;
-  forEachExecution(true, [&](const Candidate& cc, const model::Choice<BitRel>& x,
+  forEachExecution(prune_, [&](const Candidate& cc, const model::Choice<BitRel>& x,
                             const model::Derived<BitRel>& d) {
         ++examined;
         ExplicitCheck chk;
@@ -527,9 +577,7 @@ Result Enumerator::run() {
   out.hang = hang_;
   if (timedOut_) {
     out.status = litmus::Status::Unknown;
-    std::ostringstream os;
-    os << "timeout after " << opt_.timeoutSeconds << " s";
-    out.statusDetail = os.str();
+    out.statusDetail = deadline_.describe();
     return res;
   }
   const bool targetSeen = std::any_of(out.states.begin(), out.states.end(),
@@ -540,8 +588,13 @@ Result Enumerator::run() {
 
 }  // namespace
 
-Result checkExplicit(const litmus::Test& test, const Options& options) {
-  return Enumerator(test, options).run();
+Result checkExplicit(const litmus::Test& test, const Options& options, const Deadline& deadline) {
+  return Enumerator(test, options, deadline, true).run();
+}
+
+Result checkExplicitUnpruned(const litmus::Test& test, const Options& options,
+                             const Deadline& deadline) {
+  return Enumerator(test, options, deadline, false).run();
 }
 
 }  // namespace checker

@@ -3,9 +3,16 @@
 #pragma once
 
 #include "checker/checker.h"
+#include "checker/engine_common.h"
 
 namespace checker {
 
-Result checkExplicit(const litmus::Test& test, const Options& options);
+// Gives up, with an Unknown outcome, once `deadline` has passed.
+Result checkExplicit(const litmus::Test& test, const Options& options, const Deadline& deadline);
+
+// The same enumeration without pruning: every candidate execution is built and the whole model
+// decides. For tests that the pruning loses no allowed state (tests/model/axioms_test.cpp).
+Result checkExplicitUnpruned(const litmus::Test& test, const Options& options,
+                             const Deadline& deadline);
 
 }  // namespace checker

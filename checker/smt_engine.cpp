@@ -1,8 +1,6 @@
 #include "checker/smt_engine.h"
 #include "checker/engine_common.h"
 
-#include <chrono>
-#include <functional>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -38,18 +36,22 @@ class Smt {
   // 577, with integer-valued terms), silently dropping allowed states. So an unsat is confirmed
   // by a fresh solver before the enumeration trusts it; if that one finds a model, enumeration
   // goes on with it.
-  Answer check(double secondsLeft) {
-    const Answer a = checkWith(solver_, secondsLeft);
+  // Each call gets the time left to the deadline as Z3's own timeout, which Z3 enforces by
+  // interrupting itself from a timer thread (what a watchdog calling interrupt() would do).
+  Answer check(const Deadline& deadline) {
+    const Answer a = checkWith(solver_, deadline);
     if (a != Answer::Unsat) return a;
     z3::solver fresh(ctx_, z3::solver::simple());
     for (const auto& e : solver_.assertions()) fresh.add(e);
-    const Answer b = checkWith(fresh, secondsLeft);
+    const Answer b = checkWith(fresh, deadline);
     if (b == Answer::Sat) solver_ = fresh;
     return b;
   }
   z3::model model() { return solver_.get_model(); }
-  static Answer checkWith(z3::solver& s, double secondsLeft) {
-    if (secondsLeft > 0) s.set("timeout", static_cast<unsigned>(std::max(1.0, secondsLeft * 1000)));
+  static Answer checkWith(z3::solver& s, const Deadline& deadline) {
+    deadline.check();
+    if (deadline.set())
+      s.set("timeout", static_cast<unsigned>(std::max(1.0, deadline.secondsLeft() * 1000)));
     switch (s.check()) {
       case z3::sat: return Answer::Sat;
       case z3::unsat: return Answer::Unsat;
@@ -74,8 +76,8 @@ class Smt {
   int next_ = 0;
 };
 
-model::Static<SymRel> lift(z3::context* c, const model::Static<BitRel>& s) {
-  auto k = [&](const BitRel& r) { return SymRel::constant(c, r); };
+model::Static<SymRel> lift(z3::context* c, const Deadline* d, const model::Static<BitRel>& s) {
+  auto k = [&](const BitRel& r) { return SymRel::constant(c, d, r); };
   model::Static<SymRel> o;
   o.W = k(s.W); o.M = k(s.M); o.RelW = k(s.RelW); o.StrongW = k(s.StrongW);
   o.StrongR = k(s.StrongR); o.AcqR = k(s.AcqR); o.FRel = k(s.FRel); o.FAcq = k(s.FAcq);
@@ -94,23 +96,18 @@ model::Static<SymRel> lift(z3::context* c, const model::Static<BitRel>& s) {
 }
 
 // Asserts each constraint of the model: acyclicity through bit-vector ranks. Building the terms of
-// a large test takes seconds; past the deadline, evaluation stops after the current axiom
-// (`stopped`), and the test is reported unknown.
+// a large test takes seconds; past the deadline, Deadline::Expired ends the evaluation.
 struct SymbolicCheck {
   Smt& smt;
-  std::function<bool()> overTime;
-  bool stopped = false;
+  const Deadline& deadline;
   bool operator()(Axiom, const model::Constraint<SymRel>& c) {
-    if (overTime()) {
-      stopped = true;
-      return false;
-    }
+    deadline.check();
     const int n = c.r.size();
     switch (c.shape) {
       case model::Shape::Acyclic: {
         std::vector<z3::expr> rank;
         for (int i = 0; i < n; ++i) rank.push_back(smt.freshRank(n));
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < n; ++i, deadline.check())
           for (int j = 0; j < n; ++j)
             if (!c.r.at(i, j).isFalse())
               smt.add(z3::implies(c.r.at(i, j).expr(smt.ctx()), z3::ult(rank[i], rank[j])));
@@ -186,25 +183,20 @@ std::vector<PathGroup> groupByPath(const model::TraceSet& ts) {
 
 class SmtEnumerator {
  public:
-  SmtEnumerator(const litmus::Test& t, const Options& o) : test_(t), opt_(o) {}
+  SmtEnumerator(const litmus::Test& t, const Options& o, const Deadline& d)
+      : test_(t), opt_(o), deadline_(d) {}
   Result run();
 
  private:
   const litmus::Test& test_;
   const Options& opt_;
+  const Deadline& deadline_;
   model::Program prog_;
-  std::chrono::steady_clock::time_point start_;
   std::set<litmus::State> states_;
   bool unknown_ = false;
   std::string hang_;  // how some execution hangs (empty: none found)
 
-  double elapsed() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-  bool overTime() const { return opt_.timeoutSeconds > 0 && elapsed() > opt_.timeoutSeconds; }
-  double secondsLeft() const {
-    return opt_.timeoutSeconds <= 0 ? 0 : std::max(0.001, opt_.timeoutSeconds - elapsed());
-  }
+  void enumerate(const std::vector<std::vector<PathGroup>>& groups);
   void collectValues(const std::vector<const PathGroup*>& pick, const model::EventGraph& init,
                      ValueCode& code) const;
   void solveCombination(const std::vector<const PathGroup*>& pick);
@@ -229,7 +221,7 @@ std::optional<SymRel> SmtEnumerator::barrierChoice(Smt& smt, const model::EventG
   const std::vector<BitRel> bars = model::barrierPhases(
       ev, stuck, [&](int64_t key) { return model::barrierParticipants(prog_, key); }, false);
   if (bars.empty()) return std::nullopt;
-  SymRel bar(&c, n);
+  SymRel bar(&c, &deadline_, n);
   z3::expr_vector sels(c);
   for (const BitRel& b : bars) {
     const z3::expr sel = bars.size() == 1 ? c.bool_val(true) : smt.fresh("bar");
@@ -241,11 +233,14 @@ std::optional<SymRel> SmtEnumerator::barrierChoice(Smt& smt, const model::EventG
       for (int a = 0; a < n; ++a)
         if (b.get(a, w) && ev[a].barrier != model::kExitBarrier) truth.push_back(value[a] != code.of(c, 0));
       const int k = static_cast<int>(truth.size());
+      // A completed wait's phase holds its own arrival; none means the wait hangs and returns
+      // no result (its value is no reduction of anything).
+      if (k == 0) continue;
       for (int m = 0; m <= k; ++m) {
         const int64_t result = ev[w].barOp == litmus::BarOp::RedPopc ? m
                                : ev[w].barOp == litmus::BarOp::RedAnd ? m == k
                                                                         : m > 0;
-        const z3::expr exactly = k == 0 ? c.bool_val(true) : z3::atleast(truth, m) && z3::atmost(truth, m);
+        const z3::expr exactly = z3::atleast(truth, m) && z3::atmost(truth, m);
         smt.add(z3::implies(sel && exactly, code.has(result) ? value[w] == code.of(c, result)
                                                              : c.bool_val(false)));
       }
@@ -317,9 +312,10 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
       g.events.push_back(rep.events[i]);
       possible.emplace_back();
       for (const auto* tr : traces) possible.back().insert(tr->events[i].value);
+      deadline_.check();  // a term per trace of the group
       z3::expr v = code.of(c, traces.back()->events[i].value);
       for (size_t k = traces.size() - 1; k-- > 0;)
-        v = z3::ite(sel[t][k], code.of(c, traces[k]->events[i].value), v);
+        rebind(v, z3::ite(sel[t][k], code.of(c, traces[k]->events[i].value), v));
       value.push_back(v);
     }
     for (auto [a, b] : rep.rmw) g.rmw.emplace_back(a + off, b + off);
@@ -327,7 +323,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   }
   const int n = static_cast<int>(g.events.size());
   if (n > model::kMaxEvents) throw litmus::Error({test_.file, 0, 0}, "test too large");
-  const model::Static<SymRel> s = lift(&c, model::staticRelations(g));
+  const model::Static<SymRel> s = lift(&c, &deadline_, model::staticRelations(g));
   const auto& ev = g.events;
   std::vector<model::Stuck> stuck;
   bool hangs = false;
@@ -339,9 +335,10 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   if (!bar) return;
 
   // Reads-from: each read reads exactly one write of its location, with the value it returned.
-  SymRel rf(&c, n);
+  SymRel rf(&c, &deadline_, n);
   for (int r = 0; r < n; ++r) {
     if (!ev[r].isRead()) continue;
+    deadline_.check();
     z3::expr_vector choices(c);
     for (int w = 0; w < n; ++w) {
       if (!ev[w].isWrite() || ev[w].loc != ev[r].loc) continue;
@@ -358,7 +355,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   }
   // Coherence: a strict partial order per location, initial write first, morally strong pairs
   // ordered (§8.9.6, docs/model.md D8).
-  SymRel co(&c, n);
+  SymRel co(&c, &deadline_, n);
   std::vector<std::vector<int>> byLoc(prog_.locNames.size());
   for (int w = 0; w < n; ++w)
     if (ev[w].kind == EventKind::Write) byLoc[ev[w].loc].push_back(w);
@@ -373,14 +370,16 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
         co.at(ws[i], ws[j]) = Term::of(ab);
         co.at(ws[j], ws[i]) = Term::of(ba);
       }
-    for (int a : ws)
+    for (int a : ws) {
+      deadline_.check();  // |ws|^2 terms per write
       for (int b : ws)
         for (int d : ws)
           if (a != b && b != d && a != d)
             smt.add(!(co.at(a, b) && co.at(b, d)) || co.at(a, d));
+    }
   }
   // Fence-SC order: an orientation of every morally strong pair of fence.sc, closed and acyclic.
-  SymRel orient(&c, n);
+  SymRel orient(&c, &deadline_, n);
   for (int a = 0; a < n; ++a)
     for (int b = a + 1; b < n; ++b)
       if (ev[a].isFence() && ev[b].isFence() && ev[a].sem == litmus::Sem::Sc &&
@@ -392,15 +391,11 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   const SymRel sc = plus(orient);
   for (int i = 0; i < n; ++i) smt.add(!sc.at(i, i));
 
-  SymbolicCheck check{smt, [this] { return overTime(); }};
+  SymbolicCheck check{smt, deadline_};
   model::ptxModel(s, model::Choice<SymRel>{rf, co, sc, *bar}, check);
-  if (check.stopped) {
-    unknown_ = true;
-    return;
-  }
   if (hangs) {  // no final state: one consistent execution that really hangs is enough
     assertSpinning(smt, pick, offset, g, rf, co);
-    const auto answer = smt.check(secondsLeft());
+    const auto answer = smt.check(deadline_);
     if (answer == Smt::Answer::Unknown) unknown_ = true;
     if (answer == Smt::Answer::Sat) {
       std::vector<const model::Trace*> reps;
@@ -423,7 +418,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
       const auto& traces = pick[t]->traces;
       auto reg = [&](size_t k) { return it == info.regId.end() ? 0 : traces[k]->regs[it->second]; };
       z3::expr v = code.of(c, reg(traces.size() - 1));
-      for (size_t k = traces.size() - 1; k-- > 0;) v = z3::ite(sel[t][k], code.of(c, reg(k)), v);
+      for (size_t k = traces.size() - 1; k-- > 0;) rebind(v, z3::ite(sel[t][k], code.of(c, reg(k)), v));
       observed.push_back(v);
     } else {
       const int l = prog_.vaLoc[prog_.vaOf(term.name)];
@@ -436,20 +431,16 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
         for (int w2 : cand)
           if (w2 != w) smt.add(!fin || !co.at(w, w2).expr(c));
         fins.push_back(fin);
-        v = z3::ite(fin, value[w], v);
+        rebind(v, z3::ite(fin, value[w], v));
       }
       smt.add(z3::atleast(fins, 1) && z3::atmost(fins, 1));
       observed.push_back(v);
     }
   }
   // Every allowed final state, one model at a time, each then blocked. Z3 checks its own timeout
-  // only now and then, so the deadline is also checked here between models.
+  // only now and then, so the deadline is also checked here between models (in smt.check).
   while (true) {
-    if (overTime()) {
-      unknown_ = true;
-      return;
-    }
-    const auto answer = smt.check(secondsLeft());
+    const auto answer = smt.check(deadline_);
     if (answer == Smt::Answer::Unknown) {
       unknown_ = true;
       return;
@@ -461,7 +452,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     for (const auto& o : observed) {
       const z3::expr v = m.eval(o, true);
       st.values.push_back(code.decode(v));
-      block = block || (o != v);
+      rebind(block, block || (o != v));
     }
     states_.insert(st);
     if (observed.empty()) return;
@@ -469,21 +460,11 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   }
 }
 
-Result SmtEnumerator::run() {
-  start_ = std::chrono::steady_clock::now();
-  prog_ = model::buildProgram(test_);
-  const model::Domain dom = model::valueDomain(prog_, opt_.unroll);
-  Result res;
-  std::vector<model::TraceSet> traces;
-  std::vector<std::vector<PathGroup>> groups;
-  for (size_t t = 0; t < test_.threads.size(); ++t) {
-    traces.push_back(model::enumerateTraces(prog_, static_cast<int>(t), dom, opt_.unroll));
-    res.bounded |= traces.back().bounded;
-  }
-  for (const auto& ts : traces) groups.push_back(groupByPath(ts));
+// Every combination of one path group per thread, each solved on its own context.
+void SmtEnumerator::enumerate(const std::vector<std::vector<PathGroup>>& groups) {
+  if (std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.empty(); })) return;
   std::vector<size_t> idx(groups.size(), 0);
-  const bool none = std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.empty(); });
-  while (!none && !unknown_) {
+  while (!unknown_) {
     std::vector<const PathGroup*> pick;
     bool hangs = false;
     for (size_t t = 0; t < groups.size(); ++t) {
@@ -496,27 +477,46 @@ Result SmtEnumerator::run() {
       if (++idx[t] < groups[t].size()) break;
       idx[t] = 0;
     }
-    if (t == idx.size()) break;
+    if (t == idx.size()) return;
   }
+}
+
+Result SmtEnumerator::run() {
+  prog_ = model::buildProgram(test_);
+  const model::Domain dom = model::valueDomain(prog_, opt_.unroll);
+  Result res;
+  bool timedOut = false;
+  try {
+    std::vector<std::vector<PathGroup>> groups;
+    std::vector<model::TraceSet> traces;
+    for (size_t t = 0; t < test_.threads.size(); ++t) {
+      deadline_.check();
+      traces.push_back(model::enumerateTraces(prog_, static_cast<int>(t), dom, opt_.unroll));
+      res.bounded |= traces.back().bounded;
+    }
+    for (const auto& ts : traces) groups.push_back(groupByPath(ts));
+    enumerate(groups);
+  } catch (const Deadline::Expired&) {
+    timedOut = true;
+  }
+  // Z3 answers unknown when its timeout (the deadline) interrupts it.
+  timedOut |= unknown_ && deadline_.passed();
   auto& out = res.outcome;
   describeTest(out, test_, "smt", res.bounded, opt_.unroll);
   // The symbolic engine counts final states, not executions (docs/performance.md).
   for (const auto& st : states_) addState(out, test_, st, 1);
   out.hang = hang_;
-  if (unknown_) {
+  if (timedOut || unknown_) {
     out.status = litmus::Status::Unknown;
-    std::ostringstream os;
-    os << "solver returned unknown";
-    if (opt_.timeoutSeconds > 0) os << " (timeout " << opt_.timeoutSeconds << " s)";
-    out.statusDetail = os.str();
+    out.statusDetail = timedOut ? deadline_.describe() : "solver returned unknown";
   }
   return res;
 }
 
 }  // namespace
 
-Result checkSmt(const litmus::Test& test, const Options& options) {
-  return SmtEnumerator(test, options).run();
+Result checkSmt(const litmus::Test& test, const Options& options, const Deadline& deadline) {
+  return SmtEnumerator(test, options, deadline).run();
 }
 
 }  // namespace checker

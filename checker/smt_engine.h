@@ -4,9 +4,11 @@
 #pragma once
 
 #include "checker/checker.h"
+#include "checker/engine_common.h"
 
 namespace checker {
 
-Result checkSmt(const litmus::Test& test, const Options& options);
+// Gives up, with an Unknown outcome, once `deadline` has passed.
+Result checkSmt(const litmus::Test& test, const Options& options, const Deadline& deadline);
 
 }  // namespace checker

@@ -1,5 +1,7 @@
 #include "checker/symrel.h"
 
+#include "checker/engine_common.h"
+
 namespace checker {
 
 Term operator&&(const Term& a, const Term& b) {
@@ -32,8 +34,12 @@ Term Term::any(z3::context& c, const std::vector<Term>& ts) {
   return of(z3::mk_or(v));
 }
 
-SymRel SymRel::constant(z3::context* c, const model::BitRel& r) {
-  SymRel s(c, r.size());
+void SymRel::checkDeadline() const {
+  if (deadline_) deadline_->check();
+}
+
+SymRel SymRel::constant(z3::context* c, const Deadline* d, const model::BitRel& r) {
+  SymRel s(c, d, r.size());
   for (int a = 0; a < r.size(); ++a)
     for (int b = 0; b < r.size(); ++b) s.at(a, b) = Term::constant(r.get(a, b));
   return s;
@@ -43,7 +49,8 @@ namespace {
 
 template <class F>
 SymRel pointwise(const SymRel& a, const SymRel& b, F f) {
-  SymRel r(&a.ctx(), a.size());
+  a.checkDeadline();
+  SymRel r(&a.ctx(), a.deadline(), a.size());
   for (int i = 0; i < a.size(); ++i)
     for (int j = 0; j < a.size(); ++j) r.at(i, j) = f(a.at(i, j), b.at(i, j));
   return r;
@@ -63,9 +70,10 @@ SymRel operator-(const SymRel& a, const SymRel& b) {
 
 SymRel operator*(const SymRel& a, const SymRel& b) {
   const int n = a.size();
-  SymRel r(&a.ctx(), n);
+  SymRel r(&a.ctx(), a.deadline(), n);
   std::vector<std::vector<Term>> acc(n);
   for (int i = 0; i < n; ++i) {
+    a.checkDeadline();  // a row is up to n^2 terms
     for (auto& v : acc) v.clear();
     for (int j = 0; j < n; ++j) {
       if (a.at(i, j).isFalse()) continue;
@@ -78,7 +86,7 @@ SymRel operator*(const SymRel& a, const SymRel& b) {
 }
 
 SymRel inv(const SymRel& r) {
-  SymRel t(&r.ctx(), r.size());
+  SymRel t(&r.ctx(), r.deadline(), r.size());
   for (int i = 0; i < r.size(); ++i)
     for (int j = 0; j < r.size(); ++j) t.at(j, i) = r.at(i, j);
   return t;

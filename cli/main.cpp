@@ -1,105 +1,181 @@
-// litmus: the command-line front door. Parses arguments, calls the libraries, maps results to
-// exit codes: 0 ok, 1 a check or expectation failed, 2 bad input or usage, 3 unknown/timeout.
+// litmus: the command-line front door. CLI11 parses the arguments (one App, a subcommand per
+// command), the libraries do the work, and cli/exit_code.h maps the results to exit statuses:
+// 0 ok, 1 a check or expectation failed, 2 bad input or usage, 3 unknown and none failed,
+// 4 internal error; over many tests the most severe wins (4 > 2 > 1 > 3 > 0).
 #include <unistd.h>
 
-#include <cstdio>
-#include <cstring>
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "checker/checker.h"
 #include "checker/graph.h"
+#include "cli/exit_code.h"
 #include "cli/run.h"
-#include "suite/suite.h"
+#include "cli/version.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
+#include "suite/suite.h"
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: litmus COMMAND [OPTIONS] ...
+using nlohmann::ordered_json;
 
-commands:
-  check PATH...      every final state the PTX model allows, per test (herd-style output)
-  suite PATH...      check tests against expectations: a line per failure, then a summary
-  convert FILE       print a herd .litmus test as YAML
-  run PATH...        run tests on the GPU: histogram of final states against the model
-                     (`litmus run --help` for its options)
-  help               this text
-
-options (check, suite):
-  --engine E         explicit | smt | both | auto (default auto)
-  --unroll N         backward jumps allowed per branch (default 2)
-  --timeout S        seconds per test; an unfinished test is reported Unknown
-                     (check: exit 3; suite: counted as failed, exit 1)
-check:
-  --json             one JSON object per test, one per line
-  --explain          for an outcome the condition asks about that the model forbids, print a
-                     candidate execution's violated axiom and the cycle that breaks it
-  --graph DIR        DOT (and SVG, if Graphviz is installed) of a witness per allowed state
-                     and of a candidate that shows why a forbidden outcome is forbidden
-suite:
-  --expected FILE    expectations from a TSV (test, model, quantifier, condition), paths
-                     relative to the file; default: the `expect` field of each test
-  --liveness FILE    liveness expectations from a TSV (test, model, termination: terminates
-                     or may-hang), paths relative to the file
-  --junit FILE       write a JUnit XML report
-  --json             print the per-test results as JSON lines instead of failure lines
-)";
-
+// Every option of check, suite and convert; each subcommand binds only its own.
 struct Args {
-  std::string command;
   std::vector<std::string> paths;
-  checker::Options opt;
+  std::string engine = "auto";
+  int unroll = 2;
+  double timeout = 0;
   bool json = false, explain = false;
-  std::string graphDir, expected, liveness, junit;
+  std::string graphDir, expected, liveness, junit, helpTopic;
+
+  checker::Options options() const {
+    checker::Options o;
+    o.engine = *checker::parseEngine(engine);  // the option's validator accepted it
+    o.unroll = unroll;
+    o.timeoutSeconds = timeout;
+    return o;
+  }
 };
 
-struct UsageError {
-  std::string message;
+constexpr const char* kExitCodes = R"(Exit status: 0 ok; 1 a check, expectation or run verdict failed; 2 bad input or
+usage; 3 some test unknown (timeout, out of memory, solver unknown) and none failed; 4 internal
+error. Over several tests the most severe wins: 4 > 2 > 1 > 3 > 0.)";
+
+// ---- check ----------------------------------------------------------------------------------
+
+// What check concludes about one test beyond the herd block: each failed check, and the status.
+struct Judgement {
+  int status = cli::kOk;
+  std::vector<std::string> failures;
 };
 
-double parseNumber(const std::string& flag, const std::string& v) {
-  char* end = nullptr;
-  const double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end || !(d >= 0) || d > 1e9) throw UsageError{"bad value '" + v + "' for " + flag};
-  return d;
+// A possible hang is a failed check unless the test declares it (`liveness: may-hang`).
+Judgement judge(const litmus::Test& t, const checker::Result& r) {
+  Judgement j;
+  const litmus::Outcome& o = r.outcome;
+  if (!r.mismatch.empty()) j.failures.push_back(r.mismatch);
+  // No execution ran to its end only because the loop bound cut the paths off: the verdict says
+  // nothing about the test (a larger --unroll may find states), so it is unknown, neither a pass
+  // nor a failed expectation.
+  const bool boundedOut = o.vacuous() && o.hang.empty() && o.loopBound >= 0;
+  if (o.status == litmus::Status::Done && !boundedOut) {
+    if (!o.meets(t.expect))
+      j.failures.push_back(std::string("expectation failed: expected ") + litmus::toString(t.expect) +
+                           ", observation " + litmus::toString(o.observation()));
+    if (t.liveness.empty() && !o.hang.empty())
+      j.failures.push_back("may hang (" + o.hang + ") and does not declare 'liveness: may-hang'");
+    else if (!t.liveness.empty() && t.liveness != o.liveness())
+      j.failures.push_back("liveness failed: declared " + t.liveness + ", but " +
+                           (o.hang.empty() ? "every execution terminates" : o.hang));
+  }
+  j.status = j.failures.empty() ? cli::kOk : cli::kFailed;
+  if (o.status != litmus::Status::Done || boundedOut) j.status = cli::worse(j.status, cli::kUnknown);
+  return j;
 }
 
-Args parseArgs(int argc, char** argv) {
-  Args a;
-  if (argc < 2) throw UsageError{"missing command"};
-  a.command = argv[1];
-  for (int i = 2; i < argc; ++i) {
-    const std::string s = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw UsageError{s + " needs a value"};
-      return argv[++i];
-    };
-    if (s == "--json") a.json = true;
-    else if (s == "--explain") a.explain = true;
-    else if (s == "--graph") a.graphDir = value();
-    else if (s == "--expected") a.expected = value();
-    else if (s == "--liveness") a.liveness = value();
-    else if (s == "--junit") a.junit = value();
-    else if (s == "--timeout") a.opt.timeoutSeconds = parseNumber(s, value());
-    else if (s == "--unroll") {
-      const std::string v = value();
-      const double d = parseNumber(s, v);
-      if (d != static_cast<int>(d) || d > 64) throw UsageError{"bad value '" + v + "' for --unroll"};
-      a.opt.unroll = static_cast<int>(d);
-    }
-    else if (s == "--engine") {
-      const std::string v = value();
-      auto e = checker::parseEngine(v);
-      if (!e) throw UsageError{"unknown engine '" + v + "'"};
-      a.opt.engine = *e;
-    } else if (s.size() > 1 && s[0] == '-') throw UsageError{"unknown option " + s};
-    else a.paths.push_back(s);
+// Is the outcome the condition asks about forbidden? (For forall, a state failing the body.)
+bool targetForbidden(const litmus::Test& t, const litmus::Outcome& o) {
+  return o.status == litmus::Status::Done &&
+         (t.quantifier == litmus::Quantifier::Forall ? o.negative == 0 : o.positive == 0);
+}
+
+constexpr const char* kNoCandidate =
+    "no candidate execution reaches the outcome: the values it needs are never written "
+    "(§8.10.4 No-Thin-Air rules out values from nowhere)";
+
+ordered_json eventJson(const litmus::Test& t, const checker::Execution& x, int event) {
+  const checker::EventText e = checker::eventText(t, x, event);
+  return {{"thread", e.thread.empty() ? ordered_json(nullptr) : ordered_json(e.thread)},
+          {"instruction", e.text}};
+}
+
+// The violated axiom and its cycle, or why no candidate reaches the outcome; null when the
+// outcome the condition asks about is allowed.
+ordered_json explanationJson(const litmus::Test& t, const checker::Result& r) {
+  if (r.violation) {
+    const checker::Violation& v = *r.violation;
+    ordered_json steps = ordered_json::array();
+    for (const checker::Step& s : v.steps)
+      steps.push_back({{"from", eventJson(t, v.execution, s.from)},
+                       {"relation", s.relation},
+                       {"to", eventJson(t, v.execution, s.to)}});
+    return {{"forbidden", litmus::formatState(t.observed, v.execution.state)},
+            {"axiom", model::axiomName(v.axiom)},
+            {"section", model::axiomSection(v.axiom)},
+            {"relation", v.relation},
+            {"steps", std::move(steps)}};
   }
-  return a;
+  if (targetForbidden(t, r.outcome)) return {{"forbidden", nullptr}, {"reason", kNoCandidate}};
+  return nullptr;
+}
+
+ordered_json checkJson(const litmus::Test& t, const checker::Result& r, const Judgement& j,
+                       bool explain) {
+  const litmus::Outcome& o = r.outcome;
+  const bool done = o.status == litmus::Status::Done;
+  ordered_json out;
+  out["test"] = o.test;
+  out["file"] = t.file;
+  const ordered_json outcome = litmus::toJson(o);  // named: items() does not keep it alive
+  for (const auto& [key, value] : outcome.items())
+    if (key != "test") out[key] = value;
+  if (t.expect != litmus::Expect::None)
+    out["expect"] = {{"verdict", litmus::toString(t.expect)},
+                     {"met", done ? ordered_json(o.meets(t.expect)) : ordered_json(nullptr)}};
+  out["expectLiveness"] = {
+      {"declared", t.liveness.empty() ? ordered_json(nullptr) : ordered_json(t.liveness)},
+      {"met", done ? ordered_json(t.liveness.empty() ? o.hang.empty() : t.liveness == o.liveness())
+                   : ordered_json(nullptr)}};
+  if (explain) out["explanation"] = explanationJson(t, r);
+  out["failures"] = j.failures;
+  return out;
+}
+
+void printExplanation(std::ostream& os, const litmus::Test& t, const checker::Result& r) {
+  if (r.violation)
+    os << "Forbidden " << litmus::formatState(t.observed, r.violation->execution.state) << " "
+       << checker::describe(t, *r.violation) << "\n";
+  else if (targetForbidden(t, r.outcome))
+    os << "Forbidden: " << kNoCandidate << "\n\n";
+}
+
+int checkOne(const litmus::Test& t, const Args& a, const checker::Options& opt) {
+  const checker::Result r = checker::check(t, opt);
+  const Judgement j = judge(t, r);
+  std::ostringstream os;
+  if (a.json) {
+    os << checkJson(t, r, j, a.explain).dump() << "\n";
+  } else {
+    litmus::printHerd(os, r.outcome);
+    if (a.explain) printExplanation(os, t, r);
+  }
+  std::cout << os.str() << std::flush;
+  if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
+  for (const std::string& f : j.failures) std::cerr << t.file << ": " << f << "\n";
+  return j.status;
+}
+
+// Output paths are tried before any test runs, so that a bad one is a usage error with nothing
+// printed, not a failure after minutes of work.
+void requireDirectory(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir))
+    throw litmus::Error({dir, 0, 0}, "cannot create directory" + (ec ? ": " + ec.message() : ""));
+}
+
+void requireWritable(const std::string& file) {
+  const bool existed = std::filesystem::exists(file);
+  if (!std::ofstream(file, std::ios::app)) throw litmus::Error({file, 0, 0}, "cannot write this file");
+  if (!existed) std::filesystem::remove(file);
 }
 
 // Parses every file before printing anything, so that bad input never leaves half an answer.
@@ -117,71 +193,60 @@ std::vector<litmus::Test> parseAll(const std::vector<std::string>& files, bool& 
 }
 
 int cmdCheck(const Args& a) {
-  if (a.paths.empty()) throw UsageError{"check needs at least one test file or directory"};
   bool bad = false;
   const auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
-  if (bad) return 2;
-  checker::Options opt = a.opt;
+  if (bad) return cli::kBadInput;
+  if (!a.graphDir.empty()) requireDirectory(a.graphDir);
+  checker::Options opt = a.options();
   opt.witnesses = !a.graphDir.empty();
   opt.explain = a.explain || opt.witnesses;
-  int rc = 0;
-  for (const auto& t : tests) {
-    checker::Result r;
-    try {
-      r = checker::check(t, opt);
-    } catch (const litmus::Error& e) {
-      std::cerr << e.what() << "\n";
-      rc = std::max(rc, 2);
-      continue;
-    }
-    std::ostringstream os;
-    if (a.json) {
-      litmus::printJson(os, r.outcome);
-      os << "\n";
-    } else {
-      litmus::printHerd(os, r.outcome);
-    }
-    std::cout << os.str() << std::flush;
-    const bool targetForbidden = t.quantifier == litmus::Quantifier::Forall ? r.outcome.negative == 0
-                                                                            : r.outcome.positive == 0;
-    if (a.explain && !a.json && r.outcome.status == litmus::Status::Done && !r.violation &&
-        targetForbidden)
-      std::cout << "Forbidden: no candidate execution reaches the outcome: the values it needs are "
-                   "never written (§8.10.4 No-Thin-Air rules out values from nowhere)\n\n";
-    if (a.explain && r.violation && !a.json)
-      std::cout << "Forbidden " << litmus::formatState(t.observed, r.violation->execution.state) << " "
-                << checker::describe(t, *r.violation) << "\n";
-    if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
-    if (!r.mismatch.empty()) {
-      std::cerr << t.file << ": " << r.mismatch << "\n";
-      rc = std::max(rc, 1);
-    }
-    if (r.outcome.status != litmus::Status::Done) rc = std::max(rc, 3);
-    else if (!r.outcome.meets(t.expect)) {
-      std::cerr << t.file << ": expectation failed: expected " << litmus::toString(t.expect)
-                << ", observation " << litmus::toString(r.outcome.observation()) << "\n";
-      if (rc == 0) rc = 1;
-    }
-  }
-  return rc;
+  int status = cli::kOk;
+  for (const auto& t : tests)
+    status = cli::worse(status, cli::guarded([&] { return checkOne(t, a, opt); }, std::cerr, t.file));
+  return status;
+}
+
+// ---- suite ----------------------------------------------------------------------------------
+
+ordered_json suiteJson(const checker::SuiteEntry& e) {
+  ordered_json out;
+  out["path"] = e.path;
+  out["verdict"] = checker::toString(e.verdict);
+  out["expected"] = litmus::toString(e.expected);
+  out["expectedLiveness"] = e.liveness.empty() ? ordered_json(nullptr) : ordered_json(e.liveness);
+  out["message"] = e.message;
+  out["outcome"] = litmus::toJson(e.outcome);
+  return out;
+}
+
+// "P passed, F failed" (F counts every test that did not pass and has an expectation: failures,
+// errors and unknowns), then what F and the rest are made of. With --json it goes to stderr, so
+// that stdout holds JSON lines only.
+void printSummary(const checker::SuiteReport& report, std::ostream& os) {
+  using checker::Verdict;
+  const int errors = report.count(Verdict::Error), unknown = report.count(Verdict::Unknown);
+  const int none = report.count(Verdict::NoExpectation);
+  os << report.count(Verdict::Pass) << " passed, " << report.count(Verdict::Fail) + errors + unknown
+            << " failed";
+  std::vector<std::string> parts;
+  if (errors) parts.push_back(std::to_string(errors) + (errors == 1 ? " error" : " errors"));
+  if (unknown) parts.push_back(std::to_string(unknown) + " unknown");
+  if (none) parts.push_back(std::to_string(none) + " without expectation");
+  for (size_t i = 0; i < parts.size(); ++i) os << (i ? ", " : " (") << parts[i];
+  os << (parts.empty() ? "" : ")") << "\n";
 }
 
 int cmdSuite(const Args& a) {
-  if (a.paths.empty()) throw UsageError{"suite needs at least one test file or directory"};
+  if (!a.junit.empty()) requireWritable(a.junit);
   checker::SuiteOptions so;
-  so.check = a.opt;
+  so.check = a.options();
   so.expectedTsv = a.expected;
   so.livenessTsv = a.liveness;
   const bool tty = isatty(STDERR_FILENO);
   so.progress = [&](size_t done, size_t total, const checker::SuiteEntry& e) {
     if (tty) std::cerr << "\r\033[K[" << done << "/" << total << "] " << e.name << std::flush;
     if (a.json) {
-      std::ostringstream os;
-      litmus::printJson(os, e.outcome);
-      std::cout << "{\"path\":\"" << litmus::jsonEscape(e.path) << "\",\"verdict\":\""
-                << checker::toString(e.verdict) << "\",\"expected\":\""
-                << litmus::toString(e.expected) << "\",\"message\":\""
-                << litmus::jsonEscape(e.message) << "\",\"outcome\":" << os.str() << "}\n";
+      std::cout << suiteJson(e).dump() << "\n" << std::flush;
     } else if (e.verdict == checker::Verdict::Fail || e.verdict == checker::Verdict::Error ||
                e.verdict == checker::Verdict::Unknown) {
       if (tty) std::cerr << "\r\033[K";
@@ -192,45 +257,165 @@ int cmdSuite(const Args& a) {
   const auto report = checker::runSuite(litmus::findTestFiles(a.paths), so);
   if (tty) std::cerr << "\r\033[K";
   if (!a.junit.empty()) checker::writeJunit(a.junit, report);
+  printSummary(report, a.json ? std::cerr : std::cout);
   using checker::Verdict;
-  const int passed = report.count(Verdict::Pass);
-  const int failed = report.count(Verdict::Fail) + report.count(Verdict::Error) +
-                     report.count(Verdict::Unknown);
-  std::cout << passed << " passed, " << failed << " failed";
-  if (int n = report.count(Verdict::NoExpectation)) std::cout << " (" << n << " without expectation)";
-  std::cout << "\n";
-  return failed ? 1 : 0;
+  int status = report.count(Verdict::Unknown) ? cli::kUnknown : cli::kOk;
+  if (report.count(Verdict::Fail)) status = cli::worse(status, cli::kFailed);
+  if (report.count(Verdict::Error)) status = cli::worse(status, cli::kBadInput);
+  return status;
 }
 
 int cmdConvert(const Args& a) {
-  if (a.paths.size() != 1) throw UsageError{"convert takes exactly one file"};
-  const litmus::Test t = litmus::parseFile(a.paths[0]);
-  std::cout << litmus::toYaml(t);
-  return 0;
+  std::cout << litmus::toYaml(litmus::parseFile(a.paths.at(0)));
+  return cli::kOk;
+}
+
+// ---- the command line -----------------------------------------------------------------------
+
+void addModelOptions(CLI::App* cmd, Args& a) {
+  cmd->add_option("--engine", a.engine, "explicit | smt | both | auto (default auto)")
+      ->type_name("E")
+      ->check([](const std::string& v) {
+        return checker::parseEngine(v) ? std::string() : "unknown engine '" + v + "'";
+      });
+  cmd->add_option("--unroll", a.unroll, "backward jumps allowed per branch (default 2)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 64));
+  cmd->add_option("--timeout", a.timeout,
+                  "seconds per test; an unfinished test is reported Unknown (exit 3)")
+      ->type_name("S")
+      ->check([](const std::string& v) {
+        const double d = std::strtod(v.c_str(), nullptr);
+        return std::isfinite(d) && d >= 0 && d <= 1e9 ? std::string()
+                                                       : "bad value '" + v + "' (0 to 1e9 seconds)";
+      });
+}
+
+CLI::App* addCheck(CLI::App& app, Args& a) {
+  CLI::App* c = app.add_subcommand("check", "every final state the PTX model allows, per test (herd-style output)");
+  c->add_option("PATH", a.paths, "test files (.yaml, .yml, .litmus) or directories")->required();
+  addModelOptions(c, a);
+  c->add_flag("--json", a.json, "one JSON object per test, one per line");
+  c->add_flag("--explain", a.explain,
+              "for an outcome the condition asks about that the model forbids, print a candidate "
+              "execution's violated axiom and the cycle that breaks it");
+  c->add_option("--graph", a.graphDir,
+                "DOT (and SVG, if Graphviz is installed) of a witness per allowed state and of a "
+                "candidate that shows why a forbidden outcome is forbidden")
+      ->type_name("DIR");
+  c->footer(std::string("A test that may hang fails (exit 1) unless it declares 'liveness: may-hang'; "
+                        "a verdict that contradicts its 'expect' fails too.\n") + kExitCodes);
+  return c;
+}
+
+CLI::App* addSuite(CLI::App& app, Args& a) {
+  CLI::App* s = app.add_subcommand("suite", "check tests against expectations: a line per failure, then a summary");
+  s->add_option("PATH", a.paths, "test files or directories")->required();
+  addModelOptions(s, a);
+  s->add_option("--expected", a.expected,
+                "expectations from a TSV (test, model, quantifier, condition), paths relative to "
+                "the file; default: the 'expect' field of each test")
+      ->type_name("FILE");
+  s->add_option("--liveness", a.liveness,
+                "liveness expectations from a TSV (test, model, termination: terminates or "
+                "may-hang), paths relative to the file")
+      ->type_name("FILE");
+  s->add_option("--junit", a.junit, "write a JUnit XML report")->type_name("FILE");
+  s->add_flag("--json", a.json, "print the per-test results as JSON lines instead of failure lines");
+  s->footer(kExitCodes);
+  return s;
+}
+
+// `run` keeps its own parser (cli/run.cpp): everything after the word goes to it unchanged.
+CLI::App* addRun(CLI::App& app) {
+  CLI::App* r = app.add_subcommand("run", "run tests on the GPU: histogram of final states against the model "
+                                          "('litmus run --help' for its options)");
+  r->prefix_command();
+  r->set_help_flag();
+  return r;
+}
+
+int runWith(const std::vector<std::string>& args) {
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv;
+  for (std::string& s : copy) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  return cmdRun(static_cast<int>(copy.size()), argv.data());
+}
+
+const CLI::App* findCommand(const CLI::App& app, const std::string& name) {
+  const std::function<bool(const CLI::App*)> named = [&](const CLI::App* s) { return s->get_name() == name; };
+  const auto found = app.get_subcommands(named);
+  return found.empty() ? nullptr : found.front();
+}
+
+// The formatter, not App::help(): once `help` is parsed, App::help() describes `help` itself.
+int help(const CLI::App& app, const std::string& topic) {
+  if (topic.empty()) {
+    std::cout << app.get_formatter()->make_help(&app, "litmus", CLI::AppFormatMode::Normal);
+    return cli::kOk;
+  }
+  if (topic == "run") return runWith({"--help"});
+  if (const CLI::App* sub = findCommand(app, topic)) {
+    std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
+    return cli::kOk;
+  }
+  std::cerr << "litmus help: unknown command '" << topic << "'\n";
+  return cli::kBadInput;
+}
+
+// CLI11 reports --help and --version as exceptions with status 0; everything else is misuse.
+// Misuse is named after the command that was given first (a flag before any command belongs to
+// `litmus` itself).
+int usageError(CLI::App& app, const CLI::ParseError& e, const std::string& first) {
+  if (e.get_exit_code() == 0) return app.exit(e);
+  const std::string cmd = findCommand(app, first) ? "litmus " + first : "litmus";
+  std::cerr << cmd << ": " << e.what() << "\nRun '" << cmd << " --help' for the options.\n";
+  return cli::kBadInput;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && std::string(argv[1]) == "run") return cmdRun(argc - 2, argv + 2);  // cli/run.cpp
-  try {
-    const Args a = parseArgs(argc, argv);
-    if (a.command == "help" || a.command == "--help" || a.command == "-h") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (a.command == "check") return cmdCheck(a);
-    if (a.command == "suite") return cmdSuite(a);
-    if (a.command == "convert") return cmdConvert(a);
-    throw UsageError{"unknown command '" + a.command + "'"};
-  } catch (const UsageError& e) {
-    std::cerr << "litmus: " << e.message << "\n" << kUsage;
-    return 2;
-  } catch (const litmus::Error& e) {
-    std::cerr << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "litmus: internal error: " << e.what() << "\n";
-    return 2;
+  Args a;
+  CLI::App app{"litmus " LITMUS_VERSION ": a memory-model checker and GPU litmus runner for NVIDIA PTX",
+               "litmus"};
+  app.set_version_flag("--version", "litmus " LITMUS_VERSION);
+  app.require_subcommand(1, 1);
+  app.footer(kExitCodes);
+  app.get_formatter()->label("SUBCOMMAND", "COMMAND");
+  CLI::App* check = addCheck(app, a);
+  CLI::App* suite = addSuite(app, a);
+  CLI::App* convert = app.add_subcommand("convert", "print a herd .litmus test as YAML");
+  convert->add_option("FILE", a.paths, "the test")->required()->expected(1);
+  CLI::App* run = addRun(app);
+  CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
+  helpCmd->add_option("COMMAND", a.helpTopic, "a command");
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
+
+  // CLI11 would call a misspelt command "an argument not expected"; name it.
+  if (argc < 2) {
+    std::cerr << "litmus: missing command\nRun 'litmus --help' for the commands.\n";
+    return cli::kBadInput;
   }
+  const std::string first = argv[1];
+  if (first[0] != '-' && !findCommand(app, first)) {
+    std::cerr << "litmus: unknown command '" << first << "'\nRun 'litmus --help' for the commands.\n";
+    return cli::kBadInput;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return usageError(app, e, first);
+  }
+  return cli::guarded(
+      [&]() -> int {
+        if (*run) return runWith(run->remaining());
+        if (*helpCmd) return help(app, a.helpTopic);
+        if (*check) return cmdCheck(a);
+        if (*suite) return cmdSuite(a);
+        if (*convert) return cmdConvert(a);
+        return cli::kInternal;  // require_subcommand(1, 1) leaves no other case
+      },
+      std::cerr, "litmus");
 }

@@ -1,43 +1,25 @@
 // `litmus run`: parse tests, ask the model which final states it allows, run each test on the GPU
-// (gpu-runner), and report the histogram against the model. Also --emit-ptx (no GPU needed) and
-// --tune. Only this file turns the runner's results into exit codes.
+// (gpu-runner), and judge the histogram against the model. Also --self-test (known answers),
+// --emit-ptx (no GPU needed) and --tune. Only this file turns verdicts into exit codes.
 // GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
 #pragma GCC diagnostic ignored "-Wrestrict"
 
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <optional>
 #include <sstream>
 
 #include "checker/checker.h"
 #include "cli/run.h"
+#include "gpu-runner/self_test.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
-
-const char* const kRunUsage = R"(usage: litmus run [OPTIONS] PATH...
-
-Runs each test on the GPU many times and prints the histogram of final states, each marked
-allowed or forbidden by the model, VIOLATION lines for observed forbidden states, and the allowed
-states never observed (docs/gpu-runner.md).
-
-  -n COUNT           instances per test (default 10000000; 1e8 and the like are accepted)
-  --seed S           seed of every random launch parameter (default 1)
-  --timeout S        stop a test that has not finished after S seconds (default 60)
-  --json FILE        also write one JSON object per test, one per line
-  --profile FILE     stress profile to load (default: litmus-gpu.profile if it exists)
-  --tune             search stress profiles on the tests given (default: MP, SB, LB relaxed)
-                     and save the best to the profile file
-  --trials N         profiles --tune tries (default 16)
-  --emit-ptx DIR     write each test's generated PTX to DIR/NAME.ptx and run nothing
-exit: 0 ok, 1 a forbidden state was observed, 2 bad input, a test the runner cannot run, or no
-CUDA driver or device, 3 a test timed out that the model says always terminates (a test the
-model says can hang is reported "hung" and counts as ok)
-)";
 
 namespace {
 
@@ -46,9 +28,9 @@ constexpr const char* kDefaultProfile = "litmus-gpu.profile";
 struct RunArgs {
   std::vector<std::string> paths;
   uint64_t count = 10000000, seed = 1;
-  double timeout = 60;
-  int trials = 16;
-  bool tune = false, profileGiven = false;
+  double timeout = 60, modelTimeout = 0;
+  int trials = 16, unroll = 2;
+  bool tune = false, selfTest = false, profileGiven = false;
   std::string json, profile = kDefaultProfile, emitDir;
 };
 
@@ -63,45 +45,69 @@ double number(const std::string& flag, const std::string& v, double max) {
   return d;
 }
 
+// Counts may be written 1e8: CLI11 reads the text, this checks it is a whole number in range.
 uint64_t integer(const std::string& flag, const std::string& v, double min, double max) {
   const double d = number(flag, v, max);
   if (d != std::floor(d) || d < min) throw UsageError{"bad value '" + v + "' for " + flag};
   return static_cast<uint64_t>(d);
 }
 
-RunArgs parseRunArgs(int argc, char** argv) {
-  RunArgs a;
-  for (int i = 0; i < argc; ++i) {
-    const std::string s = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw UsageError{s + " needs a value"};
-      return argv[++i];
-    };
-    if (s == "-n")
-      a.count = integer(s, value(), 1, 1e15);
-    else if (s == "--seed")
-      a.seed = integer(s, value(), 0, 1.8e19);
-    else if (s == "--timeout")
-      a.timeout = number(s, value(), 1e6);
-    else if (s == "--trials")
-      a.trials = static_cast<int>(integer(s, value(), 1, 10000));
-    else if (s == "--json")
-      a.json = value();
-    else if (s == "--profile") {
-      a.profile = value();
-      a.profileGiven = true;
-    } else if (s == "--tune")
-      a.tune = true;
-    else if (s == "--emit-ptx")
-      a.emitDir = value();
-    else if (s.size() > 1 && s[0] == '-')
-      throw UsageError{"unknown option " + s};
-    else
-      a.paths.push_back(s);
+const char* const kDescription =
+    "Runs each test on the GPU many times and prints the histogram of final states, each marked "
+    "allowed or forbidden by the model, and a verdict per test: ok, violation, inconclusive, hung, "
+    "timeout, refused or error (docs/gpu-runner.md).";
+const char* const kFooter =
+    "exit: 0 every test ok (or hung where the model says it can), 1 a violation, 2 bad input or usage\n"
+    "or no CUDA driver or device, 3 a test inconclusive, timed out or refused, 4 internal error\n"
+    "(the most severe wins: 4, 2, 1, 3, 0). --self-test: 0 every known answer reproduced, 1 not.";
+
+// Fills `a`; returns false when the help was printed.
+bool parseRunArgs(int argc, char** argv, RunArgs& a) {
+  CLI::App app{kDescription, "litmus run"};
+  app.footer(kFooter);
+  std::string count, seed, timeout, trials, unroll, modelTimeout;
+  app.add_option("PATH", a.paths, "test files or directories (YAML or herd .litmus)");
+  app.add_option("-n", count, "instances per test (default 1e7; 1e8 and the like are accepted)")->type_name("COUNT");
+  app.add_option("--seed", seed, "seed of every random launch parameter (default 1)")->type_name("S");
+  app.add_option("--timeout", timeout, "stop a test that has not finished after S seconds (default 60)")
+      ->type_name("S");
+  app.add_option("--json", a.json, "also write one JSON object per test, one per line")->type_name("FILE");
+  app.add_option("--profile", a.profile, "stress profile (default: litmus-gpu.profile if it exists)")
+      ->type_name("FILE");
+  app.add_flag("--tune", a.tune, "search stress profiles on the tests given (default: MP, SB, LB relaxed) "
+                                 "and save the best to the profile file");
+  app.add_option("--trials", trials, "profiles --tune tries (default 16)")->type_name("N");
+  app.add_option("--emit-ptx", a.emitDir, "write each test's generated PTX to DIR/NAME.ptx and run nothing")
+      ->type_name("DIR");
+  app.add_flag("--self-test", a.selfTest,
+               "run the built-in known-answer tests (gpu-runner/self-test/) and fail unless every "
+               "instance shows the one state the model allows");
+  app.add_option("--unroll", unroll, "the model's loop bound: backward jumps per branch (default 2)")
+      ->type_name("N");
+  app.add_option("--model-timeout", modelTimeout, "seconds the model may take per test (default: no limit)")
+      ->type_name("S");
+  std::vector<std::string> args(argv, argv + argc);
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return false;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError{e.what()};
   }
-  if (a.paths.empty() && !a.tune) throw UsageError{"run needs at least one test file or directory"};
-  if (a.tune && !a.emitDir.empty()) throw UsageError{"--tune and --emit-ptx do not go together"};
-  return a;
+  if (!count.empty()) a.count = integer("-n", count, 1, 1e15);
+  if (!seed.empty()) a.seed = integer("--seed", seed, 0, 1.8e19);
+  if (!timeout.empty()) a.timeout = number("--timeout", timeout, 1e6);
+  if (!trials.empty()) a.trials = static_cast<int>(integer("--trials", trials, 1, 10000));
+  if (!unroll.empty()) a.unroll = static_cast<int>(integer("--unroll", unroll, 0, 1000));
+  if (!modelTimeout.empty()) a.modelTimeout = number("--model-timeout", modelTimeout, 1e6);
+  a.profileGiven = app.count("--profile") > 0;
+  const int modes = a.tune + a.selfTest + !a.emitDir.empty();
+  if (modes > 1) throw UsageError{"--tune, --self-test and --emit-ptx do not go together"};
+  if (a.selfTest && !a.paths.empty()) throw UsageError{"--self-test runs its own tests; give no PATH"};
+  if (a.paths.empty() && !a.tune && !a.selfTest) throw UsageError{"run needs at least one test file or directory"};
+  return true;
 }
 
 bool parseTests(const std::vector<std::string>& paths, std::vector<litmus::Test>& tests) {
@@ -130,11 +136,12 @@ gpu::Profile loadProfile(const RunArgs& a, bool mustExist, bool& loaded) {
   return gpu::parseProfile(text.str(), a.profile);
 }
 
+// A refused test is verdict `refused` here too (exit 3): the runner cannot execute it.
 int emitPtx(const RunArgs& a, const std::vector<litmus::Test>& tests) {
   std::error_code ec;
   std::filesystem::create_directories(a.emitDir, ec);
   std::map<std::string, int> seen;
-  int refused = 0, written = 0;
+  int refused = 0, written = 0, failed = 0;
   for (const litmus::Test& t : tests) {
     std::string ptx;
     try {
@@ -149,14 +156,14 @@ int emitPtx(const RunArgs& a, const std::vector<litmus::Test>& tests) {
     std::ofstream out(path);
     if (!(out << ptx)) {
       std::cerr << path << ": error: cannot write\n";
-      ++refused;
+      ++failed;
       continue;
     }
     std::cout << "wrote " << path << "\n";
     ++written;
   }
   std::cout << written << " written, " << refused << " refused\n";
-  return refused ? 2 : 0;
+  return failed ? 2 : refused ? 3 : 0;
 }
 
 int driverMissing() {
@@ -182,7 +189,7 @@ int runTune(const RunArgs& a, std::vector<litmus::Test> tests, const gpu::Profil
   const gpu::TuneResult r = gpu::tune(tests, o);
   if (r.status != gpu::RunStatus::Ok) {
     std::cerr << "litmus run: " << r.message << "\n";
-    return r.status == gpu::RunStatus::Timeout ? 3 : 2;
+    return r.status == gpu::RunStatus::Timeout ? 3 : r.status == gpu::RunStatus::Error ? 4 : 2;
   }
   std::ofstream out(a.profile);
   if (!(out << gpu::formatProfile(r.best))) {
@@ -194,67 +201,69 @@ int runTune(const RunArgs& a, std::vector<litmus::Test> tests, const gpu::Profil
   return 0;
 }
 
-// What became of one test, for the exit status and the closing summary.
-enum class Fate { Ok, Hung, Violation, Refused, Error, Timeout };
-
-std::optional<checker::Result> modelOf(const litmus::Test& t) {
+runcli::Model askModel(const litmus::Test& t, const RunArgs& a) {
+  checker::Options opt;
+  opt.unroll = a.unroll;
+  opt.timeoutSeconds = a.modelTimeout;
   try {
-    return checker::check(t, checker::Options{});
-  } catch (const litmus::Error&) {
-    return std::nullopt;  // the model refuses the test; the histogram is reported without verdicts
+    const checker::Result res = checker::check(t, opt);
+    return runcli::modelOf(t, &res.outcome, "");
+  } catch (const litmus::Error& e) {  // the model refuses the test
+    return runcli::modelOf(t, nullptr, e.what());
   }
 }
 
-void writeJson(std::ostream* json, const litmus::Test& t, const gpu::RunResult& r, const runcli::Verdict& v,
-               uint64_t seed) {
-  if (!json) return;
-  runcli::printRunJson(*json, t, r, v, seed);
-  *json << "\n";
+gpu::RunOptions runOptions(const RunArgs& a, const gpu::Profile& profile) {
+  gpu::RunOptions o;
+  o.count = a.count;
+  o.seed = a.seed;
+  o.timeoutSeconds = a.timeout;
+  o.profile = profile;
+  o.progress = isatty(STDERR_FILENO);
+  return o;
 }
 
-// A run the watchdog stopped. A test the model says can hang is expected to (exit 0); one the
-// model says always terminates is reported as a timeout (exit 3).
-Fate reportStopped(const litmus::Test& t, gpu::RunResult& r, const gpu::RunOptions& o, std::ostream* json) {
-  const std::optional<checker::Result> model = modelOf(t);
-  const bool done = model && model->outcome.status == litmus::Status::Done;
-  const bool expected = done && !model->outcome.hang.empty();
-  if (expected) r.message += "; the model says it can hang: " + model->outcome.hang;
-  else if (done) r.message += "; the model says every execution terminates";
-  std::cout << "Test " << t.name << ": " << (expected ? "hung" : "timeout") << ": " << r.message << "\n\n"
-            << std::flush;
-  runcli::Verdict v;
-  v.hangExpected = expected;
-  writeJson(json, t, r, v, o.seed);
-  return expected ? Fate::Hung : Fate::Timeout;
-}
-
-// Runs one test and prints its report.
-Fate runOne(const litmus::Test& t, const gpu::RunOptions& o, std::ostream* json, bool& fatal) {
-  gpu::RunResult r;
+// Runs the test; false when the runner refused it (`refusal` says why). NoDriver and NoDevice
+// come back in r.status.
+bool runOrRefuse(const litmus::Test& t, const gpu::RunOptions& o, gpu::RunResult& r, std::string& refusal) {
   try {
     r = gpu::run(t, o);
-  } catch (const litmus::Error& e) {  // the runner cannot execute this test
-    std::cerr << e.what() << "\n";
-    return Fate::Refused;
+    return true;
+  } catch (const litmus::Error& e) {
+    refusal = e.what();
+    return false;
   }
-  if (r.status == gpu::RunStatus::NoDriver || r.status == gpu::RunStatus::NoDevice) {
+}
+
+bool fatal(const gpu::RunResult& r) {
+  return r.status == gpu::RunStatus::NoDriver || r.status == gpu::RunStatus::NoDevice;
+}
+
+// Runs one test, prints its report and JSON line; returns its verdict (nullopt: no driver/device).
+std::optional<runcli::Verdict> runOne(const litmus::Test& t, const RunArgs& a, const gpu::RunOptions& o,
+                                      std::ostream* json) {
+  gpu::RunResult r;
+  std::string refusal;
+  if (!runOrRefuse(t, o, r, refusal)) {
+    std::cerr << refusal << "\n";
+    std::cout << "Test " << t.name << ": refused\n\n" << std::flush;
+    if (json) *json << runcli::refusedJson(t, refusal).dump() << "\n";
+    return runcli::Verdict::Refused;
+  }
+  if (fatal(r)) {
     std::cerr << "litmus run: " << r.message << "\n";
-    fatal = true;
-    return Fate::Error;
+    return std::nullopt;
   }
-  if (r.status == gpu::RunStatus::Timeout) return reportStopped(t, r, o, json);
-  if (r.status != gpu::RunStatus::Ok) {
-    std::cout << "Test " << t.name << ": " << runcli::statusWord(r.status) << ": " << r.message << "\n\n"
-              << std::flush;
-    writeJson(json, t, r, runcli::Verdict{}, o.seed);
-    return Fate::Error;
-  }
-  const std::optional<checker::Result> model = modelOf(t);
-  const runcli::Verdict v = runcli::judge(t, r, model ? &model->outcome : nullptr);
-  runcli::printRun(std::cout, t, r, v, o.seed);
+  const runcli::Model model = askModel(t, a);
+  const runcli::Judgement j = runcli::judge(t, r, model);
+  if (r.status == gpu::RunStatus::Ok)
+    runcli::printRun(std::cout, t, r, model, j, o.seed);
+  else
+    std::cout << "Test " << t.name << ": " << runcli::verdictWord(j.verdict) << ": " << r.message
+              << (j.reason == r.message ? "" : "; " + j.reason) << "\n\n";
   std::cout << std::flush;
-  writeJson(json, t, r, v, o.seed);
-  return v.violations ? Fate::Violation : Fate::Ok;
+  if (json) *json << runcli::runJson(t, r, model, j, o.seed).dump() << "\n" << std::flush;
+  return j.verdict;
 }
 
 int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::Profile& profile,
@@ -266,50 +275,117 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
     jsonFile.open(a.json);
     if (!jsonFile) throw UsageError{"cannot write " + a.json};
   }
-  gpu::RunOptions o;
-  o.count = a.count;
-  o.seed = a.seed;
-  o.timeoutSeconds = a.timeout;
-  o.profile = profile;
-  o.progress = isatty(STDERR_FILENO);
-  std::map<Fate, int> fates;
-  bool fatal = false;
+  const gpu::RunOptions o = runOptions(a, profile);
+  std::map<runcli::Verdict, int> verdicts;
+  int rc = 0;
   for (const litmus::Test& t : tests) {
-    ++fates[runOne(t, o, a.json.empty() ? nullptr : &jsonFile, fatal)];
-    if (fatal) return 2;
+    const std::optional<runcli::Verdict> v = runOne(t, a, o, a.json.empty() ? nullptr : &jsonFile);
+    if (!v) return 2;
+    ++verdicts[*v];
+    rc = runcli::worstExit(rc, runcli::exitCode(*v));
   }
-  std::cout << "Summary: " << tests.size() << " tests: " << fates[Fate::Ok] << " within the model, "
-            << fates[Fate::Violation] << " with forbidden states observed, " << fates[Fate::Hung]
-            << " hung as the model allows, " << fates[Fate::Timeout] << " timed out, " << fates[Fate::Refused]
-            << " refused, " << fates[Fate::Error] << " failed to run\n";
-  return fates[Fate::Violation] ? 1 : fates[Fate::Refused] + fates[Fate::Error] ? 2 : fates[Fate::Timeout] ? 3 : 0;
+  std::cout << "Summary: " << tests.size() << " tests:";
+  for (runcli::Verdict v : {runcli::Verdict::Ok, runcli::Verdict::Violation, runcli::Verdict::Inconclusive,
+                            runcli::Verdict::Hung, runcli::Verdict::Timeout, runcli::Verdict::Refused,
+                            runcli::Verdict::Error})
+    std::cout << (v == runcli::Verdict::Ok ? " " : ", ") << verdicts[v] << " " << runcli::verdictWord(v);
+  std::cout << "\n";
+  return rc;
+}
+
+// ---- --self-test ------------------------------------------------------------------------------
+
+// One known-answer test: the model must allow exactly one state and no hang; every instance of
+// the run must show that state. Returns 0 pass, 1 fail, 4 the self-test itself is broken.
+int selfTestOne(const litmus::Test& t, const RunArgs& a, const gpu::RunOptions& o, bool& fatalError) {
+  const std::string name = t.name + " (" + gpu::placementSummary(t) + ")";
+  const runcli::Model model = askModel(t, a);
+  if (model.kind != runcli::Model::Kind::Decided || model.allowed.size() != 1 || !model.hang.empty()) {
+    std::cout << "BROKEN " << name << ": the model (" << runcli::modelWord(model.kind) << ") allows "
+              << model.allowed.size() << " states" << (model.hang.empty() ? "" : " and can hang")
+              << "; a known-answer test needs exactly one\n";
+    return 4;
+  }
+  const litmus::State& forced = model.allowed.front();
+  gpu::RunResult r;
+  std::string refusal;
+  if (!runOrRefuse(t, o, r, refusal)) {
+    std::cout << "BROKEN " << name << ": refused: " << refusal << "\n";
+    return 4;
+  }
+  if (fatal(r)) {
+    std::cerr << "litmus run: " << r.message << "\n";
+    fatalError = true;
+    return 2;
+  }
+  if (r.status != gpu::RunStatus::Ok) {
+    std::cout << "FAIL " << name << ": " << runcli::statusWord(r.status) << ": " << r.message << "\n";
+    return r.status == gpu::RunStatus::Timeout ? 1 : 4;
+  }
+  uint64_t hits = 0;
+  std::string others;
+  for (const auto& [state, count] : r.histogram) {
+    if (state == forced) {
+      hits += count;
+      continue;
+    }
+    others += "; " + std::to_string(count) + " in " + litmus::formatState(t.observed, state);
+  }
+  for (const gpu::NotRecorded& n : r.notRecorded)
+    others += "; " + std::to_string(n.count) + " not recorded: " + runcli::formatNotRecorded(t, n);
+  if (r.overflow) others += "; " + std::to_string(r.overflow) + " did not fit the histogram table";
+  const bool pass = hits == r.instances && others.empty();
+  std::cout << (pass ? "pass " : "FAIL ") << name << ": " << hits << " of " << r.instances
+            << " instances in the forced state " << litmus::formatState(t.observed, forced) << others << "\n"
+            << std::flush;
+  return pass ? 0 : 1;
+}
+
+int runSelfTest(const RunArgs& a, const gpu::Profile& profile) {
+  if (int rc = driverMissing()) return rc;
+  const gpu::RunOptions o = runOptions(a, profile);
+  std::cout << "Self-test: " << gpu::selfTestSources().size() << " known-answer tests, " << a.count
+            << " instances each, seed " << a.seed << "\n";
+  int rc = 0, passed = 0, total = 0;
+  for (const gpu::SelfTestSource& s : gpu::selfTestSources()) {
+    bool fatalError = false;
+    int one = 4;
+    try {
+      one = selfTestOne(litmus::parseYaml(s.yaml, s.path), a, o, fatalError);
+    } catch (const litmus::Error& e) {  // an embedded test that does not parse: ours to fix
+      std::cout << "BROKEN " << s.path << ": " << e.what() << "\n";
+    }
+    if (fatalError) return 2;
+    ++total;
+    passed += one == 0;
+    rc = runcli::worstExit(rc, one);
+  }
+  std::cout << "Self-test: " << total << " tests, " << passed << " passed, " << total - passed << " failed\n";
+  return rc;
 }
 
 }  // namespace
 
 int cmdRun(int argc, char** argv) {
-  for (int i = 0; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::cout << kRunUsage;
-      return 0;
-    }
   try {
-    const RunArgs a = parseRunArgs(argc, argv);
+    RunArgs a;
+    if (!parseRunArgs(argc, argv, a)) return 0;
     std::vector<litmus::Test> tests;
     if (!parseTests(a.paths, tests)) return 2;
     if (!a.emitDir.empty()) return emitPtx(a, tests);
     bool loaded = false;
     const gpu::Profile profile = loadProfile(a, a.profileGiven && !a.tune, loaded);
     if (a.tune) return runTune(a, tests, profile);
+    if (a.selfTest) return runSelfTest(a, profile);
     return runAll(a, tests, profile, loaded);
   } catch (const UsageError& e) {
-    std::cerr << "litmus run: " << e.message << "\n" << kRunUsage;
+    std::cerr << "litmus run: " << e.message << "\n(`litmus run --help` lists the options)\n";
     return 2;
   } catch (const litmus::Error& e) {
     std::cerr << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "litmus run: internal error: " << e.what() << "\n";
-    return 2;
+    return 4;
   }
 }

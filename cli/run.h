@@ -1,41 +1,76 @@
-// `litmus run`: the GPU runner's command line (cli/run.cpp), and its report (cli/run_report.cpp).
+// `litmus run`: the GPU runner's command line (cli/run.cpp), and its verdicts and report
+// (cli/run_report.cpp).
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "gpu-runner/runner.h"
 #include "litmus/outcome.h"
 #include "litmus/test.h"
 
-// argv[0] is the first argument after `run`. Returns the exit status: 0 ok, 1 a state the model
-// forbids was observed, 2 bad input or usage, a refused test, or no CUDA driver or device,
-// 3 a test timed out that the model says always terminates (and none failed).
+// argv[0] is the first argument after `run`. Returns the exit status (docs/gpu-runner.md): 0 every
+// test ok or hung as the model allows; 1 a violation; 2 bad input or usage, or no CUDA driver or
+// device; 3 a test inconclusive, timed out or refused (and none of the above); 4 internal error.
 int cmdRun(int argc, char** argv);
-extern const char* const kRunUsage;
 
 namespace runcli {
 
-// What the model says about the states a run saw, for one test.
-struct Verdict {
-  bool modelKnown = false;             // the checker gave a complete answer
+// What the model says about a test, as far as a run needs it.
+struct Model {
+  enum class Kind {
+    Decided,      // every execution examined: the allowed states are exactly these
+    Bounded,      // paths beyond the loop bound were dropped: these states are allowed, others unknown
+    Unknown,      // the checker gave no answer (timeout, solver unknown)
+    Unavailable,  // the checker cannot check this test
+  };
+  Kind kind = Kind::Unavailable;
   std::vector<litmus::State> allowed;  // sorted
-  std::string modelNote;               // why the model is not known
-  std::string modelHang;               // how the model says an execution can hang (empty: never)
-  uint64_t violations = 0;             // instances in forbidden states
-  uint64_t conditionCount = 0;         // instances whose state satisfies the condition body
-  bool hangExpected = false;           // stopped by the watchdog, and the model says it can hang
+  std::string hang;                    // how an execution can hang (empty: none found)
+  std::string note;                    // Unknown/Unavailable: why; Bounded: the bound
+};
+Model modelOf(const litmus::Test& test, const litmus::Outcome* outcome, const std::string& refusal);
+const char* modelWord(Model::Kind);
+
+enum class Verdict { Ok, Violation, Inconclusive, Hung, Timeout, Refused, Error };
+const char* verdictWord(Verdict);
+// 0, 1, 3 or 4, per docs/gpu-runner.md.
+int exitCode(Verdict);
+// The most severe of two exit codes: 4 > 2 > 1 > 3 > 0.
+int worstExit(int a, int b);
+
+// A run judged against the model.
+struct Judgement {
+  Verdict verdict = Verdict::Error;
+  std::string reason;                 // one line: why this verdict
+  uint64_t violations = 0;            // recorded instances in states the model forbids
+  uint64_t unlisted = 0;              // recorded instances in states a bounded model does not list
+  uint64_t conditionCount = 0;        // recorded instances whose state satisfies the condition body
+  bool hangExpected = false;          // stopped by the watchdog, and the model says it can hang
 };
 
-Verdict judge(const litmus::Test& test, const gpu::RunResult& r, const litmus::Outcome* model);
+// Ok runs: the histogram against the model. Timeout runs: hung or timeout by the model's hang.
+// Error runs: error.
+Judgement judge(const litmus::Test& test, const gpu::RunResult& r, const Model& model);
+
 // herd/litmus7-style block: histogram (count, then state; *> marks states satisfying the
-// condition), allowed/forbidden per state, VIOLATION lines, allowed states never observed, rates.
-void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& r, const Verdict& v,
-              uint64_t seed);
-// One JSON object, no trailing newline.
-void printRunJson(std::ostream& os, const litmus::Test& test, const gpu::RunResult& r, const Verdict& v,
-                  uint64_t seed);
+// condition), allowed/forbidden per state, VIOLATION lines, not-recorded instances, allowed states
+// never observed, rates, and the verdict line.
+void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& r, const Model& model,
+              const Judgement& j, uint64_t seed);
+// One JSON object per test (docs/gpu-runner.md lists the keys).
+nlohmann::ordered_json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& model,
+                       const Judgement& j, uint64_t seed);
+// A test the runner refused: its verdict object.
+nlohmann::ordered_json refusedJson(const litmus::Test& test, const std::string& reason);
 const char* statusWord(gpu::RunStatus);
+// "P1:r0=?; P1:r1=1;" for a not-recorded entry, with "(P0 did not finish)" when a done slot is
+// missing.
+std::string formatNotRecorded(const litmus::Test& test, const gpu::NotRecorded& n);
 
 }  // namespace runcli

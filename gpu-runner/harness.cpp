@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <tuple>
 
 #include "gpu-runner/cuda_api.h"
 #include "gpu-runner/params.h"
@@ -199,8 +200,8 @@ Buffers allocate(Device& d, const Plan& plan, const RunOptions& o) {
                            : d.alloc(locationBytes(plan.shape, o.profile));
   if (b.aliasSpan > UINT32_MAX)
     throw DriverError{RunStatus::Error, "the location buffer is too large for an alias offset"};
-  b.res = d.alloc(n * static_cast<uint64_t>(std::max(1, plan.regResults)) * 8);
-  b.shout = d.alloc(n * static_cast<uint64_t>(std::max(1, plan.sharedResults)) * 8);
+  b.res = d.alloc(n * static_cast<uint64_t>(std::max(1, plan.regResults)) * kResultSlotBytes);
+  b.shout = d.alloc(n * static_cast<uint64_t>(std::max(1, plan.sharedResults)) * kResultSlotBytes);
   b.spin = d.alloc(n * 4);
   b.scratch = d.alloc(kScratchBytes);
   b.tableBytes = static_cast<uint64_t>(kTableEntries) * static_cast<uint64_t>(tableEntryBytes(plan)) + 8;
@@ -217,39 +218,12 @@ void launchTally(Device& d, Buffers& b, CUdeviceptr cur, CUdeviceptr next, uint3
   d.launch(d.tallyKernel(), static_cast<uint32_t>((threads + 255) / 256), 256, 0, args);
 }
 
-void readHistogram(Device& d, const Buffers& b, const Plan& plan, RunResult& r) {
-  std::vector<unsigned char> table(b.tableBytes);
-  d.copyOut(table.data(), b.table, table.size());
-  const size_t entry = static_cast<size_t>(tableEntryBytes(plan));
-  std::map<litmus::State, uint64_t> counts;
-  uint64_t total = 0;
-  for (size_t e = 0; e < static_cast<size_t>(kTableEntries); ++e) {
-    const unsigned char* p = table.data() + e * entry;
-    uint32_t state = 0;
-    uint64_t count = 0;
-    std::memcpy(&state, p, 4);
-    std::memcpy(&count, p + 8, 8);
-    if (state != 2 || count == 0) continue;
-    litmus::State s;
-    s.values.resize(plan.observed.size());
-    std::memcpy(s.values.data(), p + 16, 8 * plan.observed.size());
-    counts[s] += count;
-    total += count;
-  }
-  std::memcpy(&r.unrecorded, table.data() + kTableEntries * entry, 8);
-  r.histogram.assign(counts.begin(), counts.end());
-  if (total + r.unrecorded != r.instances) {  // the harness checks itself on every run
-    r.status = RunStatus::Error;
-    r.message = "the histogram holds " + std::to_string(total + r.unrecorded) + " outcomes for " +
-                std::to_string(r.instances) + " instances";
-  }
-}
-
 void launchLoop(Device& d, Buffers& b, const Plan& plan, const litmus::Test& test, const RunOptions& o,
                 RunResult& r) {
   Rng rng(o.seed);
   Launch none{}, cur = drawLaunch(plan.shape, o.profile, rng);
   cur.words[kAliasSpan] = static_cast<uint32_t>(b.aliasSpan);
+  cur.words[kEpoch] = 1;
   launchTally(d, b, b.loc[1], b.loc[0], kTallyInit, none, cur);
   d.synchronize();
   const auto start = std::chrono::steady_clock::now();
@@ -257,6 +231,8 @@ void launchLoop(Device& d, Buffers& b, const Plan& plan, const litmus::Test& tes
   for (uint64_t e = 0; r.instances < o.count; ++e) {
     Launch next = drawLaunch(plan.shape, o.profile, rng);
     next.words[kAliasSpan] = static_cast<uint32_t>(b.aliasSpan);
+    // Launches are numbered from 1 (the sentinel is 0); 2^32 - 1 launches are far beyond any run.
+    next.words[kEpoch] = static_cast<uint32_t>(std::max<uint64_t>(1, (e + 2) & 0xffffffffu));
     CUdeviceptr here = b.loc[e % 2], there = b.loc[(e + 1) % 2];
     void* args[] = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data()};
     d.launch(d.testKernel(), cur.blocks, cur.threads, plan.shape.clusterLaunch ? plan.shape.clusterSize : 0,
@@ -279,6 +255,41 @@ void launchLoop(Device& d, Buffers& b, const Plan& plan, const litmus::Test& tes
 
 }  // namespace
 
+void readTable(const std::vector<unsigned char>& table, const Plan& plan, RunResult& r) {
+  const size_t entry = static_cast<size_t>(tableEntryBytes(plan)), m = plan.observed.size();
+  std::map<litmus::State, uint64_t> counts;
+  std::map<std::tuple<litmus::State, uint64_t, uint64_t>, uint64_t> missing;
+  uint64_t total = 0;
+  for (size_t e = 0; e < static_cast<size_t>(kTableEntries); ++e) {
+    const unsigned char* p = table.data() + e * entry;
+    uint32_t state = 0;
+    uint64_t count = 0, terms = 0, threads = 0;
+    std::memcpy(&state, p, 4);
+    std::memcpy(&count, p + 8, 8);
+    if (state != 2 || count == 0) continue;
+    litmus::State s;
+    s.values.resize(m);
+    std::memcpy(s.values.data(), p + 16, 8 * m);
+    std::memcpy(&terms, p + 16 + 8 * m, 8);
+    std::memcpy(&threads, p + 24 + 8 * m, 8);
+    if (terms || threads)
+      missing[{s, terms, threads}] += count;
+    else
+      counts[s] += count;
+    total += count;
+  }
+  std::memcpy(&r.overflow, table.data() + kTableEntries * entry, 8);
+  r.histogram.assign(counts.begin(), counts.end());
+  r.notRecorded.clear();
+  for (const auto& [key, count] : missing)
+    r.notRecorded.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), count});
+  if (total + r.overflow != r.instances) {  // the harness checks itself on every run
+    r.status = RunStatus::Error;
+    r.message = "the histogram holds " + std::to_string(total + r.overflow) + " outcomes for " +
+                std::to_string(r.instances) + " instances";
+  }
+}
+
 RunResult runOnDevice(const litmus::Test& test, Plan plan, const std::string& ptx,
                       const RunOptions& options) {
   RunResult r;
@@ -297,7 +308,9 @@ RunResult runOnDevice(const litmus::Test& test, Plan plan, const std::string& pt
     Buffers b = allocate(d, plan, options);
     launchLoop(d, b, plan, test, options, r);
     r.status = RunStatus::Ok;
-    readHistogram(d, b, plan, r);
+    std::vector<unsigned char> table(b.tableBytes);
+    d.copyOut(table.data(), b.table, table.size());
+    readTable(table, plan, r);
   } catch (const DriverError& e) {
     r.status = e.status;
     r.message = e.message;

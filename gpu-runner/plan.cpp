@@ -446,6 +446,12 @@ void mapObserved(const Test& test, Plan& plan) {
     }
     plan.observed.push_back(o);
   }
+  // Every thread leaves a tagged slot at its end, so that a thread that never ran is noticed.
+  for (size_t t = 0; t < plan.threads.size(); ++t)
+    if (std::none_of(plan.observed.begin(), plan.observed.end(), [&](const ObsPlan& o) {
+          return o.kind == ObsPlan::Kind::Reg && o.thread == static_cast<int>(t);
+        }))
+      plan.threads[t].doneSlot = plan.regResults++;
 }
 
 // Special registers: the cluster ones need a launch with an explicit cluster (the model has

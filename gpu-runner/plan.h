@@ -90,6 +90,9 @@ struct ThreadPlan {
   std::vector<Join> joins;    // owner CTAs it arrives at (or copies out of)
   std::vector<Drain> drains;  // mbarriers it waits on at its end
   bool bulkDrain = false;     // it issues .bulk_group copies: at its end it waits for them all
+  // A register-result slot that only says the thread reached its end, for a thread none of whose
+  // registers is observed (-1: it has observed registers, whose slots say so already).
+  int doneSlot = -1;
 };
 
 struct RolePlan {
@@ -116,6 +119,8 @@ struct Plan {
   std::vector<ThreadPlan> threads;
   std::vector<LocPlan> locs;
   std::vector<ObsPlan> observed;
+  // Result slots per instance (kResultSlotBytes each, ptx_gen.h): observed registers and done
+  // slots in the register results, observed shared elements in the shared results.
   int regResults = 0, sharedResults = 0;
   int warpsPerInstance = 1;  // warps of one instance (the spin barrier waits for them)
   int slotsPerBlock = 1;  // shared slots per block (instances per block)

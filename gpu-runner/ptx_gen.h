@@ -12,11 +12,24 @@
 
 namespace gpu {
 
+// Result slots. Each is 16 bytes: the value, then a tag. The test kernel writes the value and the
+// tag of its launch in one vector store when a thread reaches its end (a thread with no observed
+// register writes only the tag of its done slot). The tally counts a slot only when it holds the
+// current launch's tag, and then overwrites the tag with the sentinel 0. A slot that no thread of
+// this launch wrote (a thread that never ran, a lane decoded to the wrong instance) therefore holds
+// 0 or an older launch's tag and is reported as not recorded. Tags are never values: the sentinel
+// and the tags live in a word no test instruction writes, so no test can produce a collision.
+constexpr int kResultSlotBytes = 16;
+constexpr uint64_t kTagMark = 0x7a6c000000000000ULL;  // tag = kTagMark | epoch (kEpoch, >= 1)
+
 // Histogram table: kTableEntries entries of tableEntryBytes(plan) bytes (a u32 state: 0 empty,
-// 1 being written, 2 ready; a u64 count at +8; the observed values as u64 from +16), then a u64
-// count of instances that found no free entry.
+// 1 being written, 2 ready; a u64 count at +8; from +16 the key: the observed values as u64, then
+// a mask of the observed terms whose slot was not written (bit i: term i, bit 63 also for later
+// ones), then a mask of the threads whose done slot was not written (bit t, likewise)), then a
+// u64 count of instances that found no free entry.
 constexpr int kTableEntries = 4096;
-inline int tableEntryBytes(const Plan& plan) { return 16 + 8 * static_cast<int>(plan.observed.size()); }
+inline int tableKeys(const Plan& plan) { return static_cast<int>(plan.observed.size()) + 2; }
+inline int tableEntryBytes(const Plan& plan) { return 16 + 8 * tableKeys(plan); }
 
 // Tally modes (bits of its p_mode parameter).
 constexpr uint32_t kTallyRead = 1;  // count the current launch's outcomes, reset its spin counters

@@ -21,7 +21,7 @@ void declareHarness(PtxText& out, const Plan& plan) {
   out.op(".reg .b32 %h_tid, %h_lane, %h_warp, %h_hc, %h_rank, %h_ntc, %h_U, %h_K, %h_role, %h_su");
   out.op(".reg .b32 %h_g, %h_k, %h_l, %h_ks, %h_gk, %h_n32, %h_slot, %h_t, %h_one");
   out.op(".reg .b32 %h_a, %h_b, %h_c, %h_d, %h_e, %h_f, %h_x");
-  out.op(".reg .b64 %h_loc, %h_res, %h_shout, %h_spin, %h_scratch, %h_A, %h_B, %h_X, %h_Y, %h_Z, %h_W");
+  out.op(".reg .b64 %h_loc, %h_res, %h_shout, %h_spin, %h_scratch, %h_tag, %h_A, %h_B, %h_X, %h_Y, %h_Z, %h_W");
   out.op(".reg .pred %h_p, %h_q, %h_pp, %h_lane0, %h_notlane0");
   for (size_t v = 0; v < plan.locs.size(); ++v) {
     out.op(".reg .b64 %a" + num(static_cast<int64_t>(v)) + ", %g" + num(static_cast<int64_t>(v)));
@@ -99,6 +99,10 @@ void emitPrologue(PtxText& out, const Plan& plan) {
   out.op("ld.param.u32 %h_ntc, " + word(kLp, kTestClusters));
   out.op("setp.ge.u32 %h_p, %h_hc, %h_ntc");
   out.op("@%h_p bra.uni H_STRESS");
+  out.comment("the tag of this launch's result slots (ptx_gen.h)");
+  out.op("ld.param.u32 %h_a, " + word(kLp, kEpoch));
+  out.op("cvt.u64.u32 %h_tag, %h_a");
+  out.op("or.b64 %h_tag, %h_tag, " + hex(kTagMark));
   out.comment("role and slot of this hardware cluster: (hc * mul + add) mod (roles * U)");
   out.op("ld.param.u32 %h_U, " + word(kLp, kU));
   out.op("ld.param.u32 %h_K, " + word(kLp, kK));
@@ -307,21 +311,26 @@ void emitAlignment(PtxText& out, const Plan& plan) {
   out.op("ret");
 }
 
+// The observed registers with this launch's tag, in one vector store each; a thread with none
+// tags its done slot. Written at the thread's end, so a slot left untagged means it never got there.
 void emitResults(PtxText& out, const Plan& plan, int t) {
   const ThreadPlan& tp = plan.threads[static_cast<size_t>(t)];
   const std::string g = plan.mode == Mode::Warp ? "@%h_lane0 " : "";
+  auto slotAddress = [&](int slot) {
+    out.op("mad.lo.u32 %h_a, %h_n32, " + num(plan.regResults) + ", " + num(slot));
+    out.op("mul.wide.u32 %h_A, %h_a, " + num(kResultSlotBytes));
+    out.op("add.u64 %h_A, %h_A, %h_res");
+  };
   for (const ObsPlan& o : plan.observed) {
     if (o.kind != ObsPlan::Kind::Reg || o.thread != t) continue;
     const RegPlan& r = tp.regs.at(o.reg);
-    out.op("mad.lo.u32 %h_a, %h_n32, " + num(plan.regResults) + ", " + num(o.slot));
-    out.op("mul.wide.u32 %h_A, %h_a, 8");
-    out.op("add.u64 %h_A, %h_A, %h_res");
-    if (r.pred) {
-      out.op("selp.u64 %h_B, 1, 0, " + r.ptx);
-      out.op(g + "st.global.u64 [%h_A], %h_B");
-    } else {
-      out.op(g + "st.global.u64 [%h_A], " + r.ptx);
-    }
+    slotAddress(o.slot);
+    if (r.pred) out.op("selp.u64 %h_B, 1, 0, " + r.ptx);
+    out.op(g + "st.global.v2.u64 [%h_A], {" + (r.pred ? std::string("%h_B") : r.ptx) + ", %h_tag}");
+  }
+  if (tp.doneSlot >= 0) {
+    slotAddress(tp.doneSlot);
+    out.op(g + "st.global.u64 [%h_A+8], %h_tag");
   }
 }
 
@@ -335,9 +344,9 @@ void emitCopyOut(PtxText& out, const Plan& plan, int ownerCta) {
     out.op("ld.shared.u" + num(std::min(e.bytes, 8) * 8) + " %h_B, [%s" + num(o.loc) + "+" + num(e.offset) +
            "]");
     out.op("mad.lo.u32 %h_b, %h_n32, " + num(plan.sharedResults) + ", " + num(o.slot));
-    out.op("mul.wide.u32 %h_A, %h_b, 8");
+    out.op("mul.wide.u32 %h_A, %h_b, " + num(kResultSlotBytes));
     out.op("add.u64 %h_A, %h_A, %h_shout");
-    out.op("st.global.u64 [%h_A], %h_B");
+    out.op("st.global.v2.u64 [%h_A], {%h_B, %h_tag}");
   }
 }
 

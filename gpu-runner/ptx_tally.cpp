@@ -3,6 +3,8 @@
 // (lanes with equal outcomes add once, through match.any), resets the instance group's spin
 // counter, and writes the next launch's initial values into the other location buffer. So the
 // host never copies or clears anything between launches.
+#include <algorithm>
+
 #include "gpu-runner/ptx_gen.h"
 
 namespace gpu {
@@ -20,8 +22,27 @@ void signExtend(PtxText& out, const std::string& r, const Element& e) {
   out.op("shr.s64 " + r + ", " + r + ", " + num(64 - 8 * e.bytes));
 }
 
+// Reads one tagged result slot at %h_A into k(i) (ptx_gen.h): when the tag is not this launch's,
+// the value is unknown: k(i) becomes 0 and `bit` is set in the mask key `mask`. The slot's tag is
+// then overwritten with the sentinel, so the next launch must write it again.
+void readSlot(PtxText& out, const std::string& value, const std::string& mask, int bit) {
+  out.op("mov.b64 %h_Y, 0");
+  if (value.empty())
+    out.op("@%h_valid ld.global.u64 %h_Y, [%h_A+8]");
+  else
+    out.op("@%h_valid ld.global.v2.u64 {" + value + ", %h_Y}, [%h_A]");
+  out.op("setp.ne.and.u64 %h_p, %h_Y, %h_tag, %h_valid");
+  out.op("@%h_p or.b64 " + mask + ", " + mask + ", " + hex(uint64_t{1} << std::min(bit, 63)));
+  if (!value.empty()) out.op("@%h_p mov.b64 " + value + ", 0");
+  out.op("@%h_valid st.global.u64 [%h_A+8], 0");
+}
+
 void emitKeys(PtxText& out, const Plan& plan) {
-  for (size_t i = 0; i < plan.observed.size(); ++i) {
+  const size_t m = plan.observed.size();
+  const std::string terms = k(m), threads = k(m + 1);
+  out.op("mov.b64 " + terms + ", 0");
+  out.op("mov.b64 " + threads + ", 0");
+  for (size_t i = 0; i < m; ++i) {
     const ObsPlan& o = plan.observed[i];
     out.op("mov.b64 " + k(i) + ", " + num(o.kind == ObsPlan::Kind::Constant ? o.value : 0));
     if (o.kind == ObsPlan::Kind::Constant) continue;
@@ -37,11 +58,18 @@ void emitKeys(PtxText& out, const Plan& plan) {
     const bool reg = o.kind == ObsPlan::Kind::Reg;
     out.op("mad.lo.u32 %h_a, %h_n32, " + num(reg ? plan.regResults : plan.sharedResults) + ", " +
            num(o.slot));
-    out.op("mul.wide.u32 %h_A, %h_a, 8");
+    out.op("mul.wide.u32 %h_A, %h_a, " + num(kResultSlotBytes));
     out.op(std::string("add.u64 %h_A, %h_A, ") + (reg ? "%h_res" : "%h_shout"));
-    out.op("@%h_valid ld.global.u64 " + k(i) + ", [%h_A]");
+    readSlot(out, k(i), terms, static_cast<int>(i));
     if (!reg)
       signExtend(out, k(i), plan.locs[static_cast<size_t>(o.loc)].elements[static_cast<size_t>(o.elem)]);
+  }
+  for (size_t t = 0; t < plan.threads.size(); ++t) {
+    if (plan.threads[t].doneSlot < 0) continue;
+    out.op("mad.lo.u32 %h_a, %h_n32, " + num(plan.regResults) + ", " + num(plan.threads[t].doneSlot));
+    out.op("mul.wide.u32 %h_A, %h_a, " + num(kResultSlotBytes));
+    out.op("add.u64 %h_A, %h_A, %h_res");
+    readSlot(out, "", threads, static_cast<int>(t));
   }
 }
 
@@ -69,7 +97,7 @@ void emitProbe(PtxText& out, const Plan& plan);
 // Insert (keys, count) with open addressing; the lane that claims an empty entry writes the keys
 // and then publishes the entry (state 2) with a release store.
 void emitInsert(PtxText& out, const Plan& plan) {
-  const size_t m = plan.observed.size();
+  const size_t m = static_cast<size_t>(tableKeys(plan));
   out.comment("warp aggregation: lanes with the same outcome add once");
   out.op("selp.u64 %h_B, 1, 0, %h_valid");
   out.op("match.any.sync.b64 %h_m, %h_B, 0xffffffff");
@@ -98,7 +126,7 @@ void emitInsert(PtxText& out, const Plan& plan) {
 
 // Linear probing from entry %h_b for the keys, adding the count %h_C.
 void emitProbe(PtxText& out, const Plan& plan) {
-  const size_t m = plan.observed.size();
+  const size_t m = static_cast<size_t>(tableKeys(plan));
   const int entry = tableEntryBytes(plan);
   out.op("mov.u32 %h_c, 0");
   out.label("H_PROBE");
@@ -149,8 +177,9 @@ void emitTallyKernel(PtxText& out, const Plan& plan) {
   out.op(
       ".reg .b64 %h_loc, %h_next, %h_res, %h_shout, %h_spin, %h_table, %h_A, %h_B, %h_C, %h_X, %h_Y, %h_Z, "
       "%h_W");
+  out.op(".reg .b64 %h_tag");
   out.op(".reg .pred %h_p, %h_pp, %h_valid, %h_init");
-  if (!plan.observed.empty()) out.op(".reg .b64 %k<" + num(static_cast<int64_t>(plan.observed.size())) + ">");
+  out.op(".reg .b64 %k<" + num(tableKeys(plan)) + ">");
   for (const char* p : {"loc", "next", "res", "shout", "spin", "table"}) {
     out.op(std::string("ld.param.u64 %h_A, [p_") + p + "]");
     out.op(std::string("cvta.to.global.u64 %h_") + p + ", %h_A");
@@ -174,6 +203,9 @@ void emitTallyKernel(PtxText& out, const Plan& plan) {
   out.op("mul.wide.u32 %h_A, %h_n32, 4");
   out.op("add.u64 %h_A, %h_A, %h_spin");
   out.op("@%h_p st.global.u32 [%h_A], 0");
+  out.op("ld.param.u32 %h_a, " + word("p_lp", kEpoch));
+  out.op("cvt.u64.u32 %h_tag, %h_a");
+  out.op("or.b64 %h_tag, %h_tag, " + hex(kTagMark));
   emitKeys(out, plan);
   out.comment("the next launch's initial values (the other buffer, its layout)");
   out.op("and.b32 %h_a, %h_mode, " + num(kTallyInit));
@@ -193,8 +225,9 @@ std::string generateModule(const litmus::Test& test, const Plan& plan) {
   out.raw("// Generated by `litmus run` (ptx-litmus) from " + test.file + ", test " + test.name + ".\n");
   out.raw("// Regenerate with: litmus run --emit-ptx DIR " + test.file + "\n");
   out.raw(std::string("// ") +
-          (plan.mode == Mode::Lane ? "lane mode: the 32 lanes of a warp run 32 instances"
-                                   : "warp mode: a warp runs one instance, lane 0 its memory operations") +
+          (plan.mode == Mode::Lane   ? "lane mode: the 32 lanes of a warp run 32 instances"
+           : plan.mode == Mode::Warp ? "warp mode: a warp runs one instance, lane 0 its memory operations"
+                                     : "fixed mode: a warp runs one instance, each lane the thread placed there") +
           "; " + num(plan.shape.roles) + " role(s), clusters of " + num(plan.shape.clusterSize) +
           " CTA(s), " + num(plan.shape.warpsPerBlock) + " warp(s) per instance group and block.\n");
   out.raw(".version " + plan.ptxVersion + "\n.target sm_90\n.address_size 64\n\n");

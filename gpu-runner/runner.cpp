@@ -23,6 +23,20 @@ namespace gpu {
 
 std::string generatePtx(const litmus::Test& test) { return generateModule(test, makePlan(test)); }
 
+std::string placementSummary(const litmus::Test& test) {
+  const Plan plan = makePlan(test);
+  const char* mode = plan.mode == Mode::Lane ? "lane" : plan.mode == Mode::Warp ? "warp" : "fixed";
+  const auto n = [](int v, const char* what) { return std::to_string(v) + " " + what + (v == 1 ? "" : "s"); };
+  return std::string(mode) + " mode, " + n(plan.shape.roles, "role") + ", " +
+         n(plan.shape.clusterSize, "CTA") + " per cluster" + (plan.shape.clusterLaunch ? " (cluster launch)" : "");
+}
+
+uint64_t RunResult::notRecordedCount() const {
+  uint64_t n = 0;
+  for (const NotRecorded& e : notRecorded) n += e.count;
+  return n;
+}
+
 bool driverLoadable(std::string& why) {
   cuda::Api api;
   if (!cuda::load(api, why)) return false;
@@ -52,15 +66,21 @@ std::string unescape(const std::string& s) {
   return out;
 }
 
-// One "key value" line per field, then one "state COUNT V1 V2 ..." line per histogram entry.
+// One "key value" line per field, then one "state COUNT V1 V2 ..." line per histogram entry and
+// one "missing COUNT TERMS THREADS V1 V2 ..." line per not-recorded entry.
 std::string serialize(const RunResult& r) {
   std::ostringstream os;
   os << "status " << static_cast<int>(r.status) << "\nmessage " << escape(r.message) << "\ndevice "
-     << escape(r.device) << "\ninstances " << r.instances << "\nlaunches " << r.launches << "\nunrecorded "
-     << r.unrecorded << "\nseconds " << r.seconds << "\n";
+     << escape(r.device) << "\ninstances " << r.instances << "\nlaunches " << r.launches << "\noverflow "
+     << r.overflow << "\nseconds " << r.seconds << "\n";
   for (const auto& [state, count] : r.histogram) {
     os << "state " << count;
     for (int64_t v : state.values) os << " " << v;
+    os << "\n";
+  }
+  for (const NotRecorded& n : r.notRecorded) {
+    os << "missing " << n.count << " " << n.missingTerms << " " << n.missingThreads;
+    for (int64_t v : n.state.values) os << " " << v;
     os << "\n";
   }
   os << "end\n";
@@ -87,8 +107,8 @@ bool deserialize(const std::string& text, RunResult& r) {
       vs >> r.instances;
     else if (key == "launches")
       vs >> r.launches;
-    else if (key == "unrecorded")
-      vs >> r.unrecorded;
+    else if (key == "overflow")
+      vs >> r.overflow;
     else if (key == "seconds")
       vs >> r.seconds;
     else if (key == "state") {
@@ -97,6 +117,11 @@ bool deserialize(const std::string& text, RunResult& r) {
       litmus::State s;
       for (int64_t v; vs >> v;) s.values.push_back(v);
       r.histogram.emplace_back(s, count);
+    } else if (key == "missing") {
+      NotRecorded n;
+      vs >> n.count >> n.missingTerms >> n.missingThreads;
+      for (int64_t v; vs >> v;) n.state.values.push_back(v);
+      r.notRecorded.push_back(n);
     } else if (key == "end")
       complete = true;
   }

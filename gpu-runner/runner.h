@@ -59,15 +59,28 @@ enum class RunStatus {
   Error,     // the driver refused the module or a launch, or the runner process died
 };
 
+// Instances some of whose result slots no thread of their launch wrote (a thread that never ran,
+// or never reached its end, or wrote another instance's slots): what was written, and what not.
+struct NotRecorded {
+  litmus::State state;          // the observed values; those not written are 0
+  uint64_t missingTerms = 0;    // bit i: observed term i was not written (bit 63: it or a later one)
+  uint64_t missingThreads = 0;  // bit t: thread t left no sign of reaching its end (likewise)
+  uint64_t count = 0;
+  auto operator<=>(const NotRecorded&) const = default;
+};
+
 struct RunResult {
   RunStatus status = RunStatus::Error;
   std::string message;                                        // for anything but Ok: what happened
-  std::vector<std::pair<litmus::State, uint64_t>> histogram;  // sorted by state
+  std::vector<std::pair<litmus::State, uint64_t>> histogram;  // recorded instances, sorted by state
+  std::vector<NotRecorded> notRecorded;                       // sorted
   uint64_t instances = 0;                                     // instances run
   uint64_t launches = 0;
-  uint64_t unrecorded = 0;  // instances whose outcome found no room in the histogram table
-  double seconds = 0;       // wall time from the first launch to the last result
-  std::string device;       // the GPU's name and SM count
+  uint64_t overflow = 0;  // instances whose outcome found no room in the histogram table
+  double seconds = 0;     // wall time from the first launch to the last result
+  std::string device;     // the GPU's name and SM count
+
+  uint64_t notRecordedCount() const;
 };
 
 // The PTX module for a test. Throws litmus::Error ("file:line:col: error: the GPU runner cannot
@@ -79,6 +92,10 @@ std::string generatePtx(const litmus::Test& test);
 // for the next one. Device trouble is reported in the status, never thrown; refusals are thrown
 // as by generatePtx, before anything starts.
 RunResult run(const litmus::Test& test, const RunOptions& options);
+
+// How the runner places the test, for reports: "lane mode, 2 roles, 1 CTA per cluster".
+// Throws as generatePtx does when the test cannot run.
+std::string placementSummary(const litmus::Test& test);
 
 // Can the CUDA driver library be loaded? (No device is touched.)
 bool driverLoadable(std::string& why);

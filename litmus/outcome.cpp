@@ -1,7 +1,9 @@
 #include "litmus/outcome.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
@@ -91,71 +93,60 @@ void printHerd(std::ostream& os, const Outcome& o) {
   os << "Condition " << toString(o.quantifier) << " " << o.condition << "\n";
   os << "Observation " << o.test << " " << toString(o.observation()) << " " << o.positive << " "
      << o.negative << "\n";
- if (o.loopBound >= 0)
+  if (o.loopBound >= 0)
     os << "Bounded: paths taking a backward branch more than " << o.loopBound
        << " times were not explored (--unroll)\n";
   for (const auto& r : o.races)
     os << "Race " << r.first << " <-> " << r.second << " (" << r.why << ")\n";
   if (!o.hang.empty()) os << "May hang: " << o.hang << "\n";
+  if (o.vacuous()) {
+    std::string why = o.hang.empty() ? "" : "the test may hang";
+    if (o.loopBound >= 0) why += std::string(why.empty() ? "" : "; ") + "longer paths were not explored";
+    os << "Vacuous: no allowed execution runs to its end" << (why.empty() ? "" : " (" + why + ")")
+       << ", so States and the Observation count none\n";
+  }
   os << "Time " << o.test << " " << seconds(o.seconds) << "\n\n";
 }
 
-std::string jsonEscape(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
+nlohmann::ordered_json toJson(const Outcome& o) {
+  using nlohmann::ordered_json;
+  ordered_json j;
+  j["test"] = o.test;
+  j["engine"] = o.engine;
+  j["status"] = o.status == Status::Done ? "done" : "unknown";
+  if (!o.statusDetail.empty()) j["detail"] = o.statusDetail;
+  j["quantifier"] = toString(o.quantifier);
+  j["condition"] = o.condition;
+  if (o.status == Status::Done) {
+    j["validated"] = o.validated();
+    j["observation"] = toString(o.observation());
+    j["positive"] = o.positive;
+    j["negative"] = o.negative;
   }
-  return out;
+  j["candidates"] = o.candidates;
+  ordered_json states = ordered_json::array();
+  for (const State& st : o.states) {
+    ordered_json values = ordered_json::object();
+    for (size_t k = 0; k < o.observed.size() && k < st.values.size(); ++k)
+      values[formatTerm(o.observed[k])] = st.values[k];
+    states.push_back(std::move(values));
+  }
+  j["states"] = std::move(states);
+  ordered_json races = ordered_json::array();
+  for (const Race& r : o.races) races.push_back({{"first", r.first}, {"second", r.second}, {"why", r.why}});
+  j["races"] = std::move(races);
+  if (o.status == Status::Done) {
+    j["liveness"] = o.liveness();
+    if (!o.hang.empty()) j["hang"] = o.hang;
+    j["vacuous"] = o.vacuous();
+  }
+  if (o.loopBound >= 0) j["unrollBoundHit"] = o.loopBound;
+  // milliseconds, as the herd block prints them
+  j["seconds"] = std::round(o.seconds * 1000) / 1000;
+  return j;
 }
 
-void printJson(std::ostream& os, const Outcome& o) {
-  auto q = [](const std::string& s) {
-    std::string out(1, '"');
-    out += jsonEscape(s);
-    out += '"';
-    return out;
-  };
-  os << "{\"test\":" << q(o.test) << ",\"engine\":" << q(o.engine)
-     << ",\"status\":" << q(o.status == Status::Done ? "done" : "unknown");
-  if (!o.statusDetail.empty()) os << ",\"detail\":" << q(o.statusDetail);
-  os << ",\"quantifier\":" << q(toString(o.quantifier)) << ",\"condition\":" << q(o.condition);
-  if (o.status == Status::Done) {
-    os << ",\"validated\":" << (o.validated() ? "true" : "false")
-       << ",\"observation\":" << q(toString(o.observation())) << ",\"positive\":" << o.positive
-       << ",\"negative\":" << o.negative;
-  }
-  os << ",\"candidates\":" << o.candidates << ",\"states\":[";
-  for (size_t i = 0; i < o.states.size(); ++i) {
-    os << (i ? "," : "") << "{";
-    for (size_t j = 0; j < o.observed.size(); ++j)
-      os << (j ? "," : "") << q(formatTerm(o.observed[j])) << ":" << o.states[i].values[j];
-    os << "}";
-  }
-  os << "],\"races\":[";
-  for (size_t i = 0; i < o.races.size(); ++i)
-    os << (i ? "," : "") << "{\"first\":" << q(o.races[i].first) << ",\"second\":"
-       << q(o.races[i].second) << ",\"why\":" << q(o.races[i].why) << "}";
-  os << "]";
-  if (o.status == Status::Done) {
-    os << ",\"liveness\":" << q(o.hang.empty() ? "terminates" : "may-hang");
-    if (!o.hang.empty()) os << ",\"hang\":" << q(o.hang);
-  }
-  if (o.loopBound >= 0) os << ",\"unroll_bound_hit\":" << o.loopBound;
-  os << ",\"seconds\":" << seconds(o.seconds) << "}";
-}
+void printJson(std::ostream& os, const Outcome& o) { os << toJson(o).dump(); }
 
 namespace {
 

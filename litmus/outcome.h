@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,11 @@ struct Outcome {
   Observation observation() const;  // Never/Sometimes/Always over the body
   // Does the outcome satisfy an expectation (Expect::None -> true)?
   bool meets(Expect e) const;
+  // "terminates" or "may-hang" (a finished check only).
+  const char* liveness() const { return hang.empty() ? "terminates" : "may-hang"; }
+  // No allowed execution runs to its end: every one may hang, or every path exceeds the loop
+  // bound. States, Positive/Negative and the Observation then count nothing.
+  bool vacuous() const { return status == Status::Done && states.empty(); }
 };
 
 const char* toString(Observation);
@@ -62,9 +68,10 @@ std::string formatState(const std::vector<Term>& observed, const State& s);  // 
 
 // herd-compatible block: Test/States/.../Ok|No/Witnesses/Positive/Condition/Observation/Time.
 void printHerd(std::ostream&, const Outcome&);
-// One JSON object (no trailing newline).
+// The outcome as one JSON object, keys in camelCase and in a fixed order.
+nlohmann::ordered_json toJson(const Outcome&);
+// toJson on one line (no trailing newline).
 void printJson(std::ostream&, const Outcome&);
-std::string jsonEscape(const std::string&);
 
 // Evaluate a condition body on a final state (observed values in `observed` order).
 bool evalCondition(const Cond&, const std::vector<Term>& observed, const State&);

@@ -142,6 +142,50 @@ void checkThread(const Thread& t, const std::set<std::string>& locations) {
   }
 }
 
+// The state space each address operand is reached in: (operand index, space). Bulk copies and
+// tensormap.cp_fenceproxy name a destination and a source space; their mbarrier is in the
+// destination's; st.async/red.async address .shared::cluster throughout.
+std::vector<std::pair<size_t, Space>> operandSpaces(const Instr& in) {
+  if (in.op == Opcode::Async) {
+    switch (in.asyncOp) {
+      case AsyncOp::Copy:
+        if (in.bulkGroup) return {{0, in.space}, {1, in.srcSpace}};
+        return {{0, in.space}, {1, in.srcSpace}, {3, in.space}};
+      case AsyncOp::TensormapCp: return {{0, in.space}, {1, in.srcSpace}};
+      case AsyncOp::Store:
+      case AsyncOp::Reduce: return {{0, Space::SharedCluster}, {2, Space::SharedCluster}};
+      default: return {};
+    }
+  }
+  const int a = addressIndex(in);
+  if (a < 0) return {};
+  return {{static_cast<size_t>(a), in.space}};
+}
+
+// An instruction that names a state space must find its location there: `.global` on a shared
+// location, or `.shared{::cta,::cluster}` on a global one, addresses memory the test does not
+// declare. Generic addresses reach either; `.const` reads global memory through the constant
+// proxy (§8.6). The GPU runner relies on this rule too.
+void checkStateSpaces(const Test& test, const Instr& in) {
+  for (const auto& [index, space] : operandSpaces(in)) {
+    if (index >= in.args.size() || in.args[index].kind != Operand::Kind::Addr) continue;
+    const Operand& a = in.args[index];
+    auto l = std::find_if(test.locations.begin(), test.locations.end(),
+                          [&](const Location& x) { return x.name == a.name; });
+    if (l == test.locations.end()) continue;  // reported by checkThread
+    const bool sharedLoc = l->space != Space::Global;
+    const bool sharedAccess =
+        space == Space::Shared || space == Space::SharedCta || space == Space::SharedCluster;
+    if (space == Space::Global && sharedLoc)
+      throw Error(a.loc, "'" + a.name + "' is in shared memory, but '" + in.text +
+                             "' addresses it in .global memory");
+    if (sharedAccess && !sharedLoc)
+      throw Error(a.loc, "'" + a.name + "' is in global memory, but '" + in.text +
+                             "' addresses it in ." + toString(space) +
+                             " memory (a shared location is declared with 'space: shared')");
+  }
+}
+
 class TermChecker {
  public:
   explicit TermChecker(const Test& test) {
@@ -273,7 +317,10 @@ void validate(Test& test) {
   for (const Location& l : test.locations) locations.insert(l.name);
   for (const Thread& t : test.threads) {
     checkThread(t, locations);
-    for (const Instr& in : t.code) checkBarrierOperands(test, in);
+    for (const Instr& in : t.code) {
+      checkBarrierOperands(test, in);
+      checkStateSpaces(test, in);
+    }
   }
   checkClusters(test);
   TermChecker terms(test);

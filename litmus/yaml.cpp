@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "litmus/parse.h"
 #include "litmus/ptx_format.h"
@@ -396,88 +397,73 @@ void YamlParser::parseObserve(const YAML::Node& list) {
 
 // ---- writer ----------------------------------------------------------------------------------
 
-// Plain YAML when that reads back as the same string, double-quoted otherwise.
-std::string quoted(const std::string& s, bool inFlow = false) {
-  bool plain = !s.empty() &&
-               (std::isalnum(static_cast<unsigned char>(s[0])) || s[0] == '_' || s[0] == '~' ||
-                s[0] == '(') &&
-               s.size() > (s[0] == '~' ? 1u : 0u) && s.find(": ") == std::string::npos &&
-               s.find(" #") == std::string::npos && s.back() != ' ' && s.back() != ':' &&
-               s.find_first_of("\n\t\"\r") == std::string::npos &&
-               (!inFlow || s.find_first_of(",[]{}") == std::string::npos);
-  // these plain scalars would read back as null rather than as text
-  for (const char* null : {"null", "Null", "NULL"}) plain = plain && s != null;
-  if (plain) return s;
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\', out += static_cast<char>(c);
-    else if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    } else
-      out += static_cast<char>(c);
-  }
-  return out + "\"";
-}
+// The writer builds the document with yaml-cpp's emitter, which decides the quoting, so that
+// every string reads back as itself.
 
 // Per-element initial values as a list of 32-bit words when they are exactly offsets 0, 4, ..,
 // and as a map from byte offsets otherwise.
-std::string initText(const Location& l) {
-  if (l.initAt.empty()) return std::to_string(l.init);
+void emitInit(YAML::Emitter& out, const Location& l) {
+  if (l.initAt.empty()) {
+    out << l.init;
+    return;
+  }
   bool words = true;
   int64_t next = 0;
   for (const auto& [offset, value] : l.initAt) {
     words = words && offset == next;
     next += 4;
   }
-  std::string out;
-  for (const auto& [offset, value] : l.initAt)
-    out += (out.empty() ? "" : ", ") +
-           (words ? std::to_string(value) : std::to_string(offset) + ": " + std::to_string(value));
-  return words ? "[" + out + "]" : "{" + out + "}";
+  out << YAML::Flow << (words ? YAML::BeginSeq : YAML::BeginMap);
+  for (const auto& [offset, value] : l.initAt) {
+    if (!words) out << YAML::Key << offset << YAML::Value;
+    out << value;
+  }
+  out << (words ? YAML::EndSeq : YAML::EndMap);
 }
 
-void writeLocation(std::ostream& out, const Location& l) {
-  out << "  " << l.name << ": ";
-  if (!l.aliasOf.empty()) {
-    // a non-generic alias names the address it views, which may itself be an alias
-    out << "{alias-of: " << (l.viewOf.empty() ? l.aliasOf : l.viewOf);
-    if (l.aliasProxy != Proxy::Generic) out << ", proxy: " << toString(l.aliasProxy);
-    out << "}\n";
-  } else if (l.space == Space::Global && l.initAt.empty()) {
-    out << l.init << "\n";
-  } else if (l.space == Space::Global) {
-    out << "{init: " << initText(l) << "}\n";
-  } else {
-    out << "{init: " << initText(l) << ", space: " << quoted(toString(l.space), true);
-    if (l.ownerCta >= 0) out << ", cta: " << l.ownerCta;
-    out << "}\n";
-  }
-}
-
-void writeThread(std::ostream& out, const Thread& t) {
-  out << "  " << t.name << ":\n";
-  out << "    cta: " << t.cta << "\n    cluster: " << t.cluster << "\n    gpu: " << t.gpu << "\n";
-  if (t.warp >= 0) out << "    warp: " << t.warp << "\n";
-  if (!t.initRegs.empty()) {
-    out << "    init: {";
-    const char* sep = "";
-    for (const auto& [reg, value] : t.initRegs) out << sep << reg << ": " << value, sep = ", ";
-    out << "}\n";
-  }
-  if (t.code.empty()) {
-    out << "    code: \"\"\n";
+void emitLocation(YAML::Emitter& out, const Location& l) {
+  out << YAML::Key << l.name << YAML::Value;
+  if (l.space == Space::Global && l.aliasOf.empty() && l.initAt.empty()) {
+    out << l.init;
     return;
   }
-  out << "    code: |\n";
-  for (const Instr& in : t.code)
-    out << "      " << formatInstr(in) << (in.op == Opcode::Label ? "" : ";") << "\n";
+  out << YAML::Flow << YAML::BeginMap;
+  if (!l.aliasOf.empty()) {
+    // a non-generic alias names the address it views, which may itself be an alias
+    out << YAML::Key << "alias-of" << YAML::Value << (l.viewOf.empty() ? l.aliasOf : l.viewOf);
+    if (l.aliasProxy != Proxy::Generic)
+      out << YAML::Key << "proxy" << YAML::Value << std::string(toString(l.aliasProxy));
+  } else {
+    out << YAML::Key << "init" << YAML::Value;
+    emitInit(out, l);
+    if (l.space != Space::Global) {
+      out << YAML::Key << "space" << YAML::Value << std::string(toString(l.space));
+      if (l.ownerCta >= 0) out << YAML::Key << "cta" << YAML::Value << l.ownerCta;
+    }
+  }
+  out << YAML::EndMap;
+}
+
+void emitThread(YAML::Emitter& out, const Thread& t) {
+  out << YAML::Key << t.name << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "cta" << YAML::Value << t.cta << YAML::Key << "cluster" << YAML::Value
+      << t.cluster << YAML::Key << "gpu" << YAML::Value << t.gpu;
+  if (t.warp >= 0) out << YAML::Key << "warp" << YAML::Value << t.warp;
+  if (!t.initRegs.empty()) {
+    out << YAML::Key << "init" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    for (const auto& [reg, value] : t.initRegs) out << YAML::Key << reg << YAML::Value << value;
+    out << YAML::EndMap;
+  }
+  std::string code;
+  for (const Instr& in : t.code) code += formatInstr(in) + (in.op == Opcode::Label ? "\n" : ";\n");
+  out << YAML::Key << "code" << YAML::Value;
+  if (code.empty()) {
+    out << YAML::DoubleQuoted << "";
+  } else {
+    code.pop_back();  // the block ends the line itself; a final newline would leave a blank line
+    out << YAML::Literal << code;
+  }
+  out << YAML::EndMap;
 }
 
 bool sameTerms(const std::vector<Term>& a, const std::vector<Term>& b) {
@@ -492,29 +478,32 @@ Test parseYaml(const std::string& text, const std::string& file) {
 }
 
 std::string toYaml(const Test& test) {
-  std::ostringstream out;
-  out << "name: " << quoted(test.name) << "\n";
-  if (!test.description.empty()) out << "description: " << quoted(test.description) << "\n";
-  if (test.dat3mBarriers) out << "barriers: dat3m\n";
+  YAML::Emitter out;
+  out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << test.name;
+  if (!test.description.empty()) out << YAML::Key << "description" << YAML::Value << test.description;
+  if (test.dat3mBarriers) out << YAML::Key << "barriers" << YAML::Value << "dat3m";
   if (!test.locations.empty()) {
-    out << "locations:\n";
-    for (const Location& l : test.locations) writeLocation(out, l);
+    out << YAML::Key << "locations" << YAML::Value << YAML::BeginMap;
+    for (const Location& l : test.locations) emitLocation(out, l);
+    out << YAML::EndMap;
   }
-  out << "threads:\n";
-  for (const Thread& t : test.threads) writeThread(out, t);
-  out << "condition: "
-      << quoted(std::string(toString(test.quantifier)) + " " + formatCondition(test.condition))
-      << "\n";
+  out << YAML::Key << "threads" << YAML::Value << YAML::BeginMap;
+  for (const Thread& t : test.threads) emitThread(out, t);
+  out << YAML::EndMap;
+  out << YAML::Key << "condition" << YAML::Value
+      << std::string(toString(test.quantifier)) + " " + formatCondition(test.condition);
   if (!sameTerms(test.observed, conditionTerms(test.condition))) {
-    out << "observe: [";
-    for (size_t i = 0; i < test.observed.size(); ++i)
-      out << (i ? ", " : "") << quoted(formatTerm(test.observed[i]), true);
-    out << "]\n";
+    out << YAML::Key << "observe" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const Term& term : test.observed) out << formatTerm(term);
+    out << YAML::EndSeq;
   }
-  if (test.expect != Expect::None) out << "expect: " << toString(test.expect) << "\n";
-  if (!test.reason.empty()) out << "reason: " << quoted(test.reason) << "\n";
-  if (!test.liveness.empty()) out << "liveness: " << test.liveness << "\n";
-  return out.str();
+  if (test.expect != Expect::None)
+    out << YAML::Key << "expect" << YAML::Value << std::string(toString(test.expect));
+  if (!test.reason.empty()) out << YAML::Key << "reason" << YAML::Value << test.reason;
+  if (!test.liveness.empty()) out << YAML::Key << "liveness" << YAML::Value << test.liveness;
+  out << YAML::EndMap;
+  if (!out.good()) throw std::logic_error("toYaml: " + out.GetLastError());
+  return std::string(out.c_str()) + "\n";
 }
 
 }  // namespace litmus

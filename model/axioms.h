@@ -1,9 +1,16 @@
 // The vocabulary in which the PTX axioms are written, independent of how relations are
 // represented: a constraint names its axiom and has one of four shapes over relation values.
+//
+// A constraint is built from named parts, and everything the checker says about an axiom comes
+// from it: the engines decide it from `r` (and `sup`), the explicit engine prunes with it
+// (checker/explicit_engine.cpp), and an explanation of a violation is read off its shape and the
+// names of its parts (checker/explain.cpp). So the model is written once, in ptx_model.h.
 #pragma once
 
 #include <array>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace model {
 
@@ -39,18 +46,113 @@ inline std::string_view axiomSection(Axiom a) {
 
 enum class Shape { Acyclic, Irreflexive, Empty, Subset };
 
+// A relation under the name the model gives it; the name only labels edges in explanations.
+template <class Rel>
+struct Part {
+  std::string_view name;
+  Rel r;
+};
+
+// One step of a constraint's relation: the union of named parts (an edge is named after the
+// first part that has it). A filter is a set [S] or a restriction such as `loc`: it narrows the
+// relation and is left out of explanations.
+template <class Rel>
+struct Factor {
+  std::vector<Part<Rel>> parts;
+  Rel r;
+  bool filter = false;
+};
+
+// A constraint on the relation path[0] ; path[1] ; ... ; path[k-1] (intersected with `within`
+// when it has parts), held as `r`. Subset: r must be included in `sup`, which the model calls
+// `supName`. `text` is how the model writes the relation, for messages.
 template <class Rel>
 struct Constraint {
   Shape shape;
+  std::string_view text;
+  std::vector<Factor<Rel>> path;
+  Factor<Rel> within;
   Rel r;
-  Rel sup;  // Subset only: r ⊆ sup
+  Rel sup;
+  std::string_view supName;
 };
 
-template <class Rel> Constraint<Rel> acyclic(Rel r) { return {Shape::Acyclic, std::move(r), {}}; }
-template <class Rel> Constraint<Rel> irreflexive(Rel r) { return {Shape::Irreflexive, std::move(r), {}}; }
-template <class Rel> Constraint<Rel> empty(Rel r) { return {Shape::Empty, std::move(r), {}}; }
-template <class Rel> Constraint<Rel> subset(Rel r, Rel sup) {
-  return {Shape::Subset, std::move(r), std::move(sup)};
+template <class Rel> Part<Rel> part(std::string_view name, Rel r) { return {name, std::move(r)}; }
+
+// A factor that is the union of its parts. (Relations are moved, not copied, where they can be:
+// the explicit engine builds constraints on every step of its search.)
+template <class Rel, class... More>
+Factor<Rel> either(Part<Rel> first, More... more) {
+  Factor<Rel> f;
+  f.r = first.r;
+  ((f.r = std::move(f.r) | more.r), ...);
+  f.parts.reserve(1 + sizeof...(more));
+  f.parts.push_back(std::move(first));
+  (f.parts.push_back(std::move(more)), ...);
+  return f;
+}
+template <class Rel> Factor<Rel> only(std::string_view name, Rel r) {
+  return either(part(name, std::move(r)));
+}
+template <class Rel> Factor<Rel> filter(std::string_view name, Rel r) {
+  Factor<Rel> f = only(name, std::move(r));
+  f.filter = true;
+  return f;
+}
+
+// The path first ; more... (herd's `;`), for empty and subset.
+template <class Rel, class... Fs>
+std::vector<Factor<Rel>> seq(Factor<Rel> first, Fs... more) {
+  std::vector<Factor<Rel>> v;
+  v.reserve(1 + sizeof...(more));
+  v.push_back(std::move(first));
+  (v.push_back(std::move(more)), ...);
+  return v;
+}
+
+namespace detail {
+
+template <class Rel>
+Constraint<Rel> make(Shape shape, std::string_view text, std::vector<Factor<Rel>> path,
+                     Factor<Rel> within = {}) {
+  Rel r = path.front().r;
+  for (size_t i = 1; i < path.size(); ++i) r = r * path[i].r;
+  if (!within.parts.empty()) r = std::move(r) & within.r;
+  return Constraint<Rel>{shape, text, std::move(path), std::move(within), std::move(r), {}, {}};
+}
+}  // namespace detail
+
+template <class Rel> Constraint<Rel> acyclic(std::string_view text, Factor<Rel> f) {
+  return detail::make(Shape::Acyclic, text, seq(std::move(f)));
+}
+// irreflexive(a ; b)
+template <class Rel> Constraint<Rel> irreflexive(std::string_view text, Factor<Rel> a, Factor<Rel> b) {
+  return detail::make(Shape::Irreflexive, text, seq(std::move(a), std::move(b)));
+}
+// empty((path[0] ; ...) & within)
+template <class Rel>
+Constraint<Rel> empty(std::string_view text, std::vector<Factor<Rel>> path, Factor<Rel> within) {
+  return detail::make(Shape::Empty, text, std::move(path), std::move(within));
+}
+// subset((path[0] ; ...) & within, sup)
+template <class Rel>
+Constraint<Rel> subset(std::string_view text, std::vector<Factor<Rel>> path, Factor<Rel> within,
+                       Part<Rel> sup) {
+  Constraint<Rel> c = detail::make(Shape::Subset, text, std::move(path), std::move(within));
+  c.sup = std::move(sup.r);
+  c.supName = sup.name;
+  return c;
+}
+
+// Whether a constraint holds, for a relation type that can be decided (model::BitRel).
+template <class Rel> bool holds(const Constraint<Rel>& c) {
+  switch (c.shape) {
+    case Shape::Acyclic: return acyclic(c.r);
+    case Shape::Irreflexive: return c.r.irreflexive();
+    case Shape::Empty: return c.r.empty();
+    case Shape::Subset: return c.r.subsetOf(c.sup);
+  }
+  return false;
 }
 
 }  // namespace model

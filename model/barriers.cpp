@@ -92,7 +92,7 @@ bool ordered(const std::vector<Event>& ev, const BitRel& bar) {
     if (ev[a].isBarrier())
       for (int b = a + 1; b < n && ev[b].thread == ev[a].thread; ++b)
         if (ev[b].isBarrier()) r.set(a, b);
-  return plus(r).irreflexive();
+  return acyclic(r);
 }
 
 }  // namespace

@@ -7,55 +7,63 @@ namespace model {
 
 BitRel BitRel::identity(int n) {
   BitRel r(n);
-  for (int i = 0; i < n; ++i) r.rows_[i][i] = true;
+  for (int i = 0; i < n; ++i) r.row(i)[i] = true;
   return r;
 }
 
 BitRel BitRel::diag(int n, const Row& set) {
   BitRel r(n);
-  for (int i = 0; i < n; ++i) r.rows_[i][i] = set[i];
+  for (int i = 0; i < n; ++i) r.row(i)[i] = set[i];
   return r;
 }
 
 BitRel& BitRel::operator|=(const BitRel& o) {
-  for (int i = 0; i < n_; ++i) rows_[i] |= o.rows_[i];
+  for (int i = 0; i < n_; ++i) row(i) |= o.row(i);
   return *this;
 }
 BitRel& BitRel::operator&=(const BitRel& o) {
-  for (int i = 0; i < n_; ++i) rows_[i] &= o.rows_[i];
+  for (int i = 0; i < n_; ++i) row(i) &= o.row(i);
   return *this;
 }
 BitRel& BitRel::operator-=(const BitRel& o) {
-  for (int i = 0; i < n_; ++i) rows_[i] &= ~o.rows_[i];
+  for (int i = 0; i < n_; ++i) row(i) &= ~o.row(i);
   return *this;
 }
 
+// Relations of litmus tests are sparse: the loops below visit set bits only (_Find_first and
+// _Find_next are libstdc++'s, and a row's bits past n_ are always clear).
 BitRel operator*(const BitRel& a, const BitRel& b) {
   BitRel r(a.n_);
   for (int i = 0; i < a.n_; ++i) {
-    const auto& ai = a.rows_[i];
-    if (ai.none()) continue;
-    for (int j = 0; j < a.n_; ++j)
-      if (ai[j]) r.rows_[i] |= b.rows_[j];
+    const auto& ai = a.row(i);
+    auto& ri = r.row(i);
+    for (size_t j = ai._Find_first(); j < ai.size(); j = ai._Find_next(j)) ri |= b.row(static_cast<int>(j));
   }
   return r;
 }
 
+bool BitRel::operator==(const BitRel& o) const {
+  if (n_ != o.n_) return false;
+  for (int i = 0; i < n_; ++i)
+    if (row(i) != o.row(i)) return false;
+  return true;
+}
+
 bool BitRel::empty() const {
-  for (const auto& row : rows_)
-    if (row.any()) return false;
+  for (int i = 0; i < n_; ++i)
+    if (row(i).any()) return false;
   return true;
 }
 
 bool BitRel::irreflexive() const {
   for (int i = 0; i < n_; ++i)
-    if (rows_[i][i]) return false;
+    if (row(i)[i]) return false;
   return true;
 }
 
 bool BitRel::subsetOf(const BitRel& o) const {
   for (int i = 0; i < n_; ++i)
-    if ((rows_[i] & ~o.rows_[i]).any()) return false;
+    if ((row(i) & ~o.row(i)).any()) return false;
   return true;
 }
 
@@ -63,26 +71,46 @@ std::vector<std::pair<int, int>> BitRel::edges() const {
   std::vector<std::pair<int, int>> out;
   for (int i = 0; i < n_; ++i)
     for (int j = 0; j < n_; ++j)
-      if (rows_[i][j]) out.emplace_back(i, j);
+      if (row(i)[j]) out.emplace_back(i, j);
   return out;
 }
 
 BitRel inv(const BitRel& r) {
   BitRel t(r.size());
-  for (int i = 0; i < r.size(); ++i)
-    for (int j = 0; j < r.size(); ++j)
-      if (r.get(i, j)) t.set(j, i);
+  for (int i = 0; i < r.size(); ++i) {
+    const auto& ri = r.row(i);
+    for (size_t j = ri._Find_first(); j < ri.size(); j = ri._Find_next(j)) t.set(static_cast<int>(j), i);
+  }
   return t;
 }
 
-// Warshall's algorithm on bit rows: O(n^2) row operations.
+// Warshall's algorithm on bit rows: O(n^2) row operations (none for a k with no successor).
 BitRel plus(const BitRel& r) {
   BitRel c = r;
   const int n = r.size();
-  for (int k = 0; k < n; ++k)
+  for (int k = 0; k < n; ++k) {
+    if (c.row(k).none()) continue;
     for (int i = 0; i < n; ++i)
       if (c.get(i, k)) c.row(i) |= c.row(k);
+  }
   return c;
+}
+
+// Peels events with no successor left until none can go: whatever remains lies on or leads to a
+// cycle. Visiting events from the last, most relations of a test (which follow program order)
+// peel in one or two passes; cheaper than plus() followed by a look at the diagonal.
+bool acyclic(const BitRel& r) {
+  BitRel::Row left;
+  for (int i = 0; i < r.size(); ++i) left.set(i);
+  for (bool changed = true; changed && left.any();) {
+    changed = false;
+    for (int i = r.size() - 1; i >= 0; --i)
+      if (left[i] && (r.row(i) & left).none()) {
+        left.reset(i);
+        changed = true;
+      }
+  }
+  return left.none();
 }
 
 BitRel star(const BitRel& r) { return plus(r) | BitRel::identity(r.size()); }

@@ -108,24 +108,46 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
 // The six axioms of §8.10 on one candidate execution. `check(axiom, constraint)` decides whether
 // the constraint holds (explicit engine) or records it (symbolic engine); evaluation stops at the
 // first constraint reported false. Cheap axioms come first so that the explicit engine fails fast.
+//
+// Each constraint is built from named parts (model/axioms.h): the names label the edges of an
+// explanation, and the relation the constraint decides is built from those same parts.
+//
+// Monotonicity, which the explicit engine's pruning relies on (docs/model.md, "Pruning and
+// explanations"): every relation here and in derive() is built from rf, co, sc and bar with
+// union, intersection, composition, converse and closures only, never with difference or
+// complement of a chosen relation. So each grows (weakly) as the choice grows, and an acyclic,
+// irreflexive or empty constraint that fails on part of an execution fails on all of it. Keep it so.
 template <class Rel, class Check>
 bool axioms(const Static<Rel>& s, const Choice<Rel>& x, const Derived<Rel>& d, Check&& check) {
   // §8.9.7 communication order: from-reads completes rf and co
   const Rel fr = inv(x.rf) * x.co;
-  const Rel com = x.rf | x.co | fr;
 
-  // §8.10.5 Sequential consistency per location
-  if (!check(Axiom::ScPerLocation, acyclic((s.ms & com) | s.po_loc))) return false;
+  // §8.10.5 Sequential consistency per location: acyclic((ms & com) | po_loc), com = rf | co | fr
+  if (!check(Axiom::ScPerLocation,
+             acyclic("(ms & (rf | co | fr)) | po_loc",
+                     either(part("po", s.po_loc), part("rf", s.ms & x.rf), part("co", s.ms & x.co),
+                            part("fr", s.ms & fr)))))
+    return false;
   // §8.10.4 No thin air
-  if (!check(Axiom::NoThinAir, acyclic(x.rf | s.dep))) return false;
+  if (!check(Axiom::NoThinAir, acyclic("rf | dep", either(part("rf", x.rf), part("dep", s.dep)))))
+    return false;
   // §8.10.3 Atomicity (of read-modify-writes against morally strong writes)
-  if (!check(Axiom::Atomicity, empty(((s.ms & fr) * (s.ms & x.co)) & s.rmw))) return false;
-  // §8.10.1 Coherence
-  if (!check(Axiom::Coherence, subset((s.W * d.cause * s.W) & s.loc, x.co))) return false;
+  if (!check(Axiom::Atomicity, empty("((ms & fr) ; (ms & co)) & rmw",
+                                     seq(only("fr", s.ms & fr), only("co", s.ms & x.co)),
+                                     only("rmw", s.rmw))))
+    return false;
+  // §8.10.1 Coherence: causality between writes of one location is in coherence order
+  if (!check(Axiom::Coherence,
+             subset("[W] ; cause ; [W] & loc must be in co",
+                    seq(filter("[W]", s.W), only("cause", d.cause), filter("[W]", s.W)),
+                    filter("loc", s.loc), part("co", x.co))))
+    return false;
   // §8.10.6 Causality
-  if (!check(Axiom::Causality, irreflexive((x.rf | fr) * d.cause))) return false;
+  if (!check(Axiom::Causality, irreflexive("(rf | fr) ; cause", either(part("rf", x.rf), part("fr", fr)),
+                                           only("cause", d.cause))))
+    return false;
   // §8.10.2 Fence-SC (causality between fences is base causality: they are not memory operations)
-  if (!check(Axiom::FenceSc, irreflexive(x.sc * d.bc))) return false;
+  if (!check(Axiom::FenceSc, irreflexive("sc ; bc", only("sc", x.sc), only("bc", d.bc)))) return false;
   return true;
 }
 

@@ -71,6 +71,9 @@ using Domain = std::vector<std::set<int64_t>>;  // per physical location: values
 struct TraceSet {
   std::vector<Trace> traces;
   bool bounded = false;  // some path exceeded the loop bound and was dropped
+  // The dropped paths, up to where they were dropped. They give no final state, but the value
+  // domain needs their writes: a loop may exit only on a value that it writes itself.
+  std::vector<Trace> dropped;
 };
 
 // The threads that take part in a barrier without a thread count (docs/model.md D25): a cluster's

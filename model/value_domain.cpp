@@ -25,8 +25,11 @@ Domain valueDomain(const Program& prog, int unroll) {
     for (size_t l = 0; l < nloc; ++l) feeds[l][l] = true;
     // per thread, per trace: its writes by location
     std::vector<std::vector<std::vector<size_t>>> writes(prog.threads.size());
-    for (size_t t = 0; t < prog.threads.size(); ++t)
-      for (const auto& tr : enumerateTraces(prog, static_cast<int>(t), dom, unroll).traces) {
+    for (size_t t = 0; t < prog.threads.size(); ++t) {
+      TraceSet ts = enumerateTraces(prog, static_cast<int>(t), dom, unroll);
+      // paths dropped at the loop bound write values too (a loop exiting on its own write)
+      ts.traces.insert(ts.traces.end(), ts.dropped.begin(), ts.dropped.end());
+      for (const auto& tr : ts.traces) {
         std::vector<size_t> count(nloc, 0);
         for (const auto& e : tr.events)
           if (e.kind == EventKind::Write) {
@@ -38,6 +41,7 @@ Domain valueDomain(const Program& prog, int unroll) {
             feeds[tr.events[r].loc][tr.events[w].loc] = true;
         writes[t].push_back(std::move(count));
       }
+    }
     for (size_t k = 0; k < nloc; ++k)  // transitive closure (Warshall)
       for (size_t i = 0; i < nloc; ++i)
         if (feeds[i][k])

@@ -3,9 +3,11 @@
 
     results/summarize.py DIR > DIR/summary.md
 
-DIR holds catalog.json (one object per test that ran or hung), catalog.err (one
-"file:line:col: error: ..." line per refused test) and run.txt (how the run was made: machine,
-command, date), as results/h100/run.sh writes them. Every number printed comes from those files.
+DIR holds catalog.json (one object per test), catalog.err (one "file:line:col: error: ..." line
+per refused test) and run.txt (how the run was made: machine, command, date), as
+results/h100/run.sh writes them. Every number printed comes from those files. Each test's verdict
+is the one `litmus run` gave (docs/gpu-runner.md); JSON from before verdicts existed is read with
+the old rules and the summary says that instances not recorded could not be detected then.
 """
 import collections
 import json
@@ -52,14 +54,31 @@ def quantifier(r):
     return "?"
 
 
+VERDICTS = ["ok", "violation", "inconclusive", "hung", "timeout", "refused", "error"]
+
+
+def verdict(r):
+    """The verdict of `litmus run`, or for older JSON the one its fields imply (without the
+    checks added with verdicts: instances not recorded, the model's bound)."""
+    if "verdict" in r:
+        return r["verdict"]
+    if r["status"] == "timeout":
+        return "hung" if r.get("hangExpected") else "timeout"
+    if r["status"] != "ok":
+        return "error"
+    if r.get("violations"):
+        return "violation"
+    return "ok" if r.get("model", True) else "inconclusive"
+
+
 def directory(r):
     parts = r["file"].split("/")
     return parts[-2] if len(parts) > 1 else "."
 
 
 def per_test_table(rows, out):
-    out.append("| test | instances | allowed states seen | allowed never seen | forbidden seen | condition |")
-    out.append("|---|---:|---:|---:|---:|---|")
+    out.append("| test | instances | allowed states seen | allowed never seen | forbidden seen | condition | verdict |")
+    out.append("|---|---:|---:|---:|---:|---|---|")
     for r in rows:
         hist = r["histogram"]
         seen = sum(1 for h in hist if h["allowed"])
@@ -70,36 +89,50 @@ def per_test_table(rows, out):
         elif r.get("conditionAllowed") is False:
             cond += " (forbidden)"
         name = r["test"]
+        v = verdict(r)
         if r["status"] != "ok":
-            note = "hung, as the model allows" if r.get("hangExpected") else r["status"]
-            out.append(f"| {name} | - | - | - | - | {note} |")
+            note = "hung, as the model allows" if v == "hung" else v
+            out.append(f"| {name} | - | - | - | - | - | {note} |")
             continue
         out.append(f"| {name} | {r['instances']:,} | {seen} | {len(r['neverObserved'])} | "
-                   f"{forbidden:,} | {cond} |")
+                   f"{forbidden:,} | {cond} | {v} |")
 
 
 def main():
     d = sys.argv[1]
-    rows = load(os.path.join(d, "catalog.json"))
-    refused = refusals(os.path.join(d, "catalog.err"))
+    every = load(os.path.join(d, "catalog.json"))
+    rows = [r for r in every if verdict(r) != "refused"]
+    # Refused tests: in the JSON since verdicts exist, else only in catalog.err.
+    refused = [(r["file"], re.sub(r"^\S+?:\d+:\d+: error: ", "", r["reason"])) for r in every
+               if verdict(r) == "refused"] or refusals(os.path.join(d, "catalog.err"))
+    legacy = any("verdict" not in r for r in rows)
     out = ["# Conformance run of the catalogue on the GPU", ""]
     if os.path.exists(os.path.join(d, "run.txt")):
         out += ["```", open(os.path.join(d, "run.txt")).read().rstrip(), "```", ""]
     devices = sorted({r["device"] for r in rows if r["device"]})
     ok = [r for r in rows if r["status"] == "ok"]
-    hung = [r for r in rows if r["status"] == "timeout" and r.get("hangExpected")]
-    stuck = [r for r in rows if r["status"] == "timeout" and not r.get("hangExpected")]
-    errors = [r for r in rows if r["status"] not in ("ok", "timeout")]
-    violations = [r for r in ok if r["violations"]]
+    counts = collections.Counter(verdict(r) for r in rows)
+    counts["refused"] = len(refused)
+    violations = [r for r in ok if verdict(r) == "violation"]
     out += [f"Device: {', '.join(devices) or 'unknown'}", "",
             f"- tests: {len(rows) + len(refused)}",
-            f"- ran: {len(ok)}, {sum(r['instances'] for r in ok):,} instances in all, "
+            f"- ran to the end: {len(ok)}, {sum(r['instances'] for r in ok):,} instances in all, "
             f"fewest {min((r['instances'] for r in ok), default=0):,} per test",
-            f"- a state the model forbids observed: {len(violations)}",
-            f"- hung, where the model says the test can hang: {len(hung)}",
-            f"- stopped by the watchdog where the model says it terminates: {len(stuck)}",
-            f"- failed to run: {len(errors)}",
-            f"- refused by the runner: {len(refused)}", ""]
+            f"- ok (every instance recorded, every state allowed by a decided model): {counts['ok']}",
+            f"- violation (a state the model forbids observed): {counts['violation']}",
+            f"- inconclusive (model undecided or bounded, instances not recorded): {counts['inconclusive']}",
+            f"- hung, where the model says the test can hang: {counts['hung']}",
+            f"- timeout, where the model says it terminates: {counts['timeout']}",
+            f"- error (the runner failed): {counts['error']}",
+            f"- refused by the runner: {counts['refused']}", ""]
+    if legacy:
+        out += ["Note: this JSON predates verdicts and result-slot sentinels; instances not recorded "
+                "could not be detected, and an undecided model was not told apart.", ""]
+    unsure = [r for r in rows if verdict(r) == "inconclusive"]
+    if unsure:
+        out += ["## Inconclusive", ""]
+        out += [f"- {directory(r)}/{r['test']}: {r.get('reason', 'the model gave no answer')}" for r in unsure]
+        out.append("")
     if violations:
         out += ["## Forbidden states observed", ""]
         for r in violations:

@@ -98,6 +98,35 @@ std::string relativeTo(const std::string& file, const std::string& dir) {
   return fs::relative(fs::absolute(file), dir).generic_string();
 }
 
+// Compares a finished outcome with the expectations; a failure names each one that disagrees.
+// A hang is never taken for success: a test that may hang fails unless `may-hang` is expected,
+// and one with no finishing execution at all and no hang to show for it (every path cut by the
+// loop bound) fails too, since its verdict would hold vacuously.
+void judge(SuiteEntry& e) {
+  const litmus::Outcome& o = e.outcome;
+  const bool expected = e.expected != litmus::Expect::None || !e.liveness.empty();
+  if (!expected) {
+    e.verdict = Verdict::NoExpectation;
+    return;
+  }
+  std::vector<std::string> why;
+  if (e.expected != litmus::Expect::None && !o.meets(e.expected))
+    why.push_back(std::string("expected ") + litmus::toString(e.expected) + ", got " + describe(o));
+  const std::string got = o.hang.empty() ? "terminates" : "may-hang";
+  const std::string hang = o.hang.empty() ? "" : " (" + o.hang + ")";
+  if (!e.liveness.empty() && e.liveness != got)
+    why.push_back("expected " + e.liveness + ", got " + got + hang);
+  else if (e.liveness.empty() && !o.hang.empty())
+    why.push_back("may hang" + hang + ", and no liveness expectation says may-hang");
+  if (o.positive + o.negative == 0 && o.hang.empty())
+    why.push_back(o.loopBound >= 0 ? "no execution finishes within the loop bound (--unroll " +
+                                         std::to_string(o.loopBound) + ")"
+                                   : std::string("no execution finishes"));
+  e.verdict = why.empty() ? Verdict::Pass : Verdict::Fail;
+  e.message.clear();
+  for (const auto& w : why) e.message += (e.message.empty() ? "" : "; ") + w;
+}
+
 SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expectations& x) {
   SuiteEntry e;
   e.path = file;
@@ -131,19 +160,45 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
     e.verdict = Verdict::Unknown;
     e.message = e.outcome.statusDetail;
   } else {
-    // verdict and liveness are compared separately; a failure names each that disagrees
-    std::string why;
-    if (e.expected != litmus::Expect::None && !e.outcome.meets(e.expected))
-      why = std::string("expected ") + litmus::toString(e.expected) + ", got " + describe(e.outcome);
-    const std::string got = e.outcome.hang.empty() ? "terminates" : "may-hang";
-    if (!e.liveness.empty() && e.liveness != got)
-      why += (why.empty() ? "" : "; ") + ("expected " + e.liveness + ", got " + got) +
-             (e.outcome.hang.empty() ? "" : " (" + e.outcome.hang + ")");
-    const bool expected = e.expected != litmus::Expect::None || !e.liveness.empty();
-    e.verdict = !why.empty() ? Verdict::Fail : expected ? Verdict::Pass : Verdict::NoExpectation;
-    e.message = why;
+    judge(e);
   }
   return e;
+}
+
+// The entries of the TSVs that name no existing file, each as an Error entry (its path is the
+// TSV's directory as given, joined with the listed name), so that a deleted test is never mistaken
+// for one that was simply not run.
+std::vector<SuiteEntry> missingListed(const SuiteOptions& opt, const Expectations& x) {
+  std::map<std::string, SuiteEntry> missing;  // by path
+  std::map<std::string, std::vector<std::string>> listedIn;
+  auto lookup = [&](const std::string& tsv, const std::string& dir,
+                    const std::string& key) -> SuiteEntry* {
+    std::error_code ec;
+    if (fs::exists(fs::path(dir) / key, ec)) return nullptr;
+    const std::string path = (fs::path(tsv).parent_path() / key).generic_string();
+    listedIn[path].push_back(fs::path(tsv).filename().string());
+    SuiteEntry& e = missing[path];
+    e.path = path;
+    e.name = fs::path(key).stem().string();
+    return &e;
+  };
+  for (const auto& [key, expect] : x.verdicts)
+    if (SuiteEntry* e = lookup(opt.expectedTsv, x.verdictDir, key)) e->expected = expect;
+  for (const auto& [key, liveness] : x.liveness)
+    if (SuiteEntry* e = lookup(opt.livenessTsv, x.livenessDir, key)) e->liveness = liveness;
+  std::vector<SuiteEntry> out;
+  for (auto& [path, e] : missing) {
+    e.verdict = Verdict::Error;
+    e.message = "listed in ";
+    for (size_t i = 0; i < listedIn[path].size(); ++i)
+      e.message += (i ? " and " : "") + listedIn[path][i];
+    e.message += " but not found";
+    e.outcome.test = e.name;
+    e.outcome.status = litmus::Status::Unknown;  // never checked: no observation to show
+    e.outcome.statusDetail = "not run";
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 }  // namespace
@@ -159,10 +214,16 @@ SuiteReport runSuite(const std::vector<std::string>& files, const SuiteOptions& 
     x.liveness = readLivenessTsv(opt.livenessTsv);
     x.livenessDir = fs::absolute(opt.livenessTsv).parent_path().string();
   }
+  const std::vector<SuiteEntry> missing = missingListed(opt, x);
+  const size_t total = files.size() + missing.size();
   SuiteReport report;
   for (size_t i = 0; i < files.size(); ++i) {
     report.entries.push_back(runOne(files[i], opt, x));
-    if (opt.progress) opt.progress(i + 1, files.size(), report.entries.back());
+    if (opt.progress) opt.progress(i + 1, total, report.entries.back());
+  }
+  for (const SuiteEntry& e : missing) {
+    report.entries.push_back(e);
+    if (opt.progress) opt.progress(report.entries.size(), total, report.entries.back());
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;

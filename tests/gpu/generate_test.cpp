@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "gpu-runner/plan.h"
 #include "gpu-runner/runner.h"
+#include "gpu-runner/self_test.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
 
@@ -39,15 +41,21 @@ const char* const kGolden[][2] = {
 
 }  // namespace
 
-// UPDATE_GOLDEN=1 rewrites the files; review the diff before committing it.
+// UPDATE_GOLDEN=1 rewrites the files and fails, so that an update never passes as a check: review
+// the diff, then rerun without it.
 TEST_CASE("generated PTX of pinned catalogue tests matches the golden files") {
+  const bool update = std::getenv("UPDATE_GOLDEN") != nullptr;
   for (const auto& [test, golden] : kGolden) {
     CAPTURE(test);
     const std::string ptx = gpu::generatePtx(catalogue(test));
     const std::string path = std::string(LITMUS_SOURCE_DIR) + "/tests/gpu/golden/" + golden;
-    if (std::getenv("UPDATE_GOLDEN")) std::ofstream(path) << ptx;
+    if (update) {
+      std::ofstream(path) << ptx;
+      continue;
+    }
     CHECK(ptx == slurp(path));
   }
+  if (update) FAIL("golden files updated; review the diff and rerun");
 }
 
 TEST_CASE("each instruction keeps its order, scope, state space and type") {
@@ -395,4 +403,83 @@ threads:
 condition: exists (x == 0)
 )")),
                     doctest::Contains("cannot run CTA barriers in a test whose threads share a warp"));
+}
+
+namespace {
+
+// The result slots ("res" or "shout", index) that a kernel's stores and loads address: each
+// address is computed as `mad.lo.u32 %h_?, %h_n32, SLOTS, INDEX` ... `add.u64 %h_A, %h_A, %h_ARRAY`.
+struct SlotUse {
+  std::multiset<std::pair<std::string, int>> tagged;    // test kernel: value and tag stored
+  std::set<std::pair<std::string, int>> compared, poisoned;  // tally: tag compared, sentinel written
+};
+
+// `mad.lo.u32 %h_a, %h_n32, K, I;` (or %h_b): the slot index I; -1 for any other line.
+int madSlotIndex(const std::string& line) {
+  const size_t at = line.find("mad.lo.u32 %h_");
+  if (at == std::string::npos || line.compare(at + 15, 9, ", %h_n32,") != 0) return -1;
+  const char reg = line[at + 14];
+  if (reg != 'a' && reg != 'b') return -1;
+  const size_t comma = line.find(',', at + 25);
+  const size_t semi = line.find(';', comma == std::string::npos ? at : comma);
+  if (comma == std::string::npos || semi == std::string::npos) return -1;
+  const std::string k = line.substr(at + 25, comma - at - 25), i = line.substr(comma + 1, semi - comma - 1);
+  auto digits = [](std::string t) {
+    t.erase(0, t.find_first_not_of(' '));
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos ? t : std::string();
+  };
+  if (digits(k).empty() || digits(i).empty()) return -1;
+  return std::stoi(digits(i));
+}
+
+SlotUse slotUse(const std::string& ptx) {
+  SlotUse u;
+  std::istringstream in(ptx);
+  bool tally = false;
+  int index = -1;
+  std::pair<std::string, int> slot{"", -1};
+  // Plain string matching, not <regex>: GCC 12 warns (maybe-uninitialized) inside libstdc++'s
+  // regex under the sanitizer build, which treats warnings as errors.
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(".entry litmus_tally") != std::string::npos) tally = true;
+    if (const auto at = madSlotIndex(line); at >= 0) index = at;
+    for (const char* buffer : {"res", "shout"})
+      if (line.find(std::string("add.u64 %h_A, %h_A, %h_") + buffer + ";") != std::string::npos)
+        slot = {buffer, index};
+    const bool store = line.find("st.global.v2.u64 [%h_A], {") != std::string::npos ||
+                       line.find("st.global.u64 [%h_A+8], %h_tag;") != std::string::npos;
+    if (!tally && store && line.find("%h_tag") != std::string::npos) u.tagged.insert(slot);
+    if (tally && line.find("setp.ne.and.u64 %h_p, %h_Y, %h_tag") != std::string::npos) u.compared.insert(slot);
+    if (tally && line.find("st.global.u64 [%h_A+8], 0;") != std::string::npos) u.poisoned.insert(slot);
+  }
+  return u;
+}
+
+}  // namespace
+
+// The sentinel protocol, read off the generated PTX (no GPU here): every result slot is written
+// with its launch's tag by exactly one thread's end (shared copy-outs by whichever owner thread
+// finishes last), and the tally compares each slot's tag before counting it and poisons it after.
+// A thread whose result stores were dropped fails here.
+TEST_CASE("every result slot is tagged by its thread and compared and poisoned by the tally") {
+  std::vector<litmus::Test> tests;
+  for (const gpu::SelfTestSource& s : gpu::selfTestSources()) tests.push_back(litmus::parseYaml(s.yaml, s.path));
+  for (const auto& [test, golden] : kGolden) tests.push_back(catalogue(test));
+  for (const litmus::Test& t : tests) {
+    CAPTURE(t.name);
+    const gpu::Plan plan = gpu::makePlan(t);
+    const SlotUse u = slotUse(gpu::generatePtx(t));
+    std::set<std::pair<std::string, int>> all;
+    for (int i = 0; i < plan.regResults; ++i) all.insert({"res", i});
+    for (int i = 0; i < plan.sharedResults; ++i) all.insert({"shout", i});
+    CHECK(u.compared == all);
+    CHECK(u.poisoned == all);
+    for (const auto& slot : all) {
+      CAPTURE(slot.first);
+      CAPTURE(slot.second);
+      if (slot.first == "res") CHECK(u.tagged.count(slot) == 1);
+      else CHECK(u.tagged.count(slot) >= 1);
+    }
+    CHECK(std::set<std::pair<std::string, int>>(u.tagged.begin(), u.tagged.end()) == all);
+  }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every catalogue test's generated PTX assembles with `ptxas -arch=sm_90`, and every test is
-# either generated or refused with a reason (never dropped silently).
+# either generated or refused with a reason (never dropped silently); so does every known-answer
+# test of `litmus run --self-test` (gpu-runner/self-test), none of which may be refused.
 #
 #   bash tests/gpu/ptxas.sh PATH-TO-LITMUS [SOURCE-DIR]
 #
@@ -28,12 +29,21 @@ trap 'rm -rf "$TMP"' EXIT
 
 "$LITMUS" run --emit-ptx "$TMP/ptx" "$SRC/litmus/catalog" >"$TMP/out" 2>"$TMP/err"
 rc=$?
-if [ $rc -ne 0 ] && [ $rc -ne 2 ]; then
+if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then  # 3: some test refused
   echo "litmus run --emit-ptx exited $rc"
   cat "$TMP/err"
   exit 1
 fi
-files=$(find "$SRC/litmus/catalog" -name '*.yaml' | wc -l)
+# The known-answer tests of --self-test must all generate (none refused) and assemble too.
+"$LITMUS" run --emit-ptx "$TMP/self" "$SRC/gpu-runner/self-test" >"$TMP/self.out" 2>"$TMP/self.err"
+rc=$?
+if [ $rc -ne 0 ]; then
+  echo "FAIL: litmus run --emit-ptx gpu-runner/self-test exited $rc"
+  cat "$TMP/self.err"
+  exit 1
+fi
+mv "$TMP"/self/*.ptx "$TMP/ptx/"
+files=$(find "$SRC/litmus/catalog" "$SRC/gpu-runner/self-test" -name '*.yaml' | wc -l)
 generated=$(find "$TMP/ptx" -name '*.ptx' 2>/dev/null | wc -l)
 refused=$(grep -c ': error: ' "$TMP/err")
 failed=0
@@ -50,7 +60,7 @@ if [ "$refused" -gt 0 ]; then
   sed "s|^$SRC/||; s/^/  /" "$TMP/err"
 fi
 echo "$("$PTXAS" --version | tail -1)"
-echo "$files catalogue tests: $generated generated, $((generated - failed)) assembled with ptxas -arch=sm_90," \
+echo "$files catalogue and self-test tests: $generated generated, $((generated - failed)) assembled with ptxas -arch=sm_90," \
      "$failed failed to assemble, $refused refused"
 status=0
 if [ $((generated + refused)) -ne "$files" ]; then

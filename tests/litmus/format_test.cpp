@@ -1,6 +1,9 @@
 // formatInstr prints canonical PTX text that parseInstruction reads back to the same Instr.
 #include <doctest/doctest.h>
 
+#include <tuple>
+#include <vector>
+
 #include "litmus/parse.h"
 #include "litmus/ptx_format.h"
 
@@ -8,21 +11,32 @@ using namespace litmus;
 
 namespace {
 
-bool sameOperand(const Operand& a, const Operand& b) {
-  return a.kind == b.kind && a.name == b.name && a.imm == b.imm && a.negated == b.negated;
+// Every field but the source position. The structured binding must name each field of Operand,
+// so a field added to it breaks the build here until it is compared too.
+auto comparable(const Operand& o) {
+  const auto& [kind, name, imm, negated, loc] = o;
+  (void)loc;
+  return std::tie(kind, name, imm, negated);
 }
 
-// Every field but the source text and position.
+// Every field but the source text and position, likewise named one by one by the binding: a new
+// field of Instr does not compile here until it is compared.
 bool sameInstr(const Instr& a, const Instr& b) {
-  return a.op == b.op && a.sem == b.sem && a.scope == b.scope && a.space == b.space &&
-         a.proxy == b.proxy && a.type == b.type && a.semExplicit == b.semExplicit &&
-         a.scopeExplicit == b.scopeExplicit && a.atomOp == b.atomOp && a.vec == b.vec &&
-         a.arith == b.arith &&
-         a.cmp == b.cmp && a.barOp == b.barOp && a.proxyKind == b.proxyKind &&
-         a.asyncOp == b.asyncOp && a.srcSpace == b.srcSpace && a.bulkGroup == b.bulkGroup &&
-         a.readOnly == b.readOnly &&
-         a.target == b.target && a.guard == b.guard && a.guardNegated == b.guardNegated &&
-         std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), sameOperand);
+  auto fields = [](const Instr& i) {
+    const auto& [op, text, loc, sem, scope, space, srcSpace, proxy, type, semExplicit,
+                 scopeExplicit, atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
+                 parity, proxyKind, asyncOp, bulkGroup, readOnly, vec, args, target, guard,
+                 guardNegated] = i;
+    (void)text;
+    (void)loc;
+    std::vector<decltype(comparable(Operand{}))> operands;
+    for (const Operand& o : args) operands.push_back(comparable(o));
+    return std::make_tuple(op, sem, scope, space, srcSpace, proxy, type, semExplicit, scopeExplicit,
+                           atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
+                           parity, proxyKind, asyncOp, bulkGroup, readOnly, vec, operands, target,
+                           guard, guardNegated);
+  };
+  return fields(a) == fields(b);
 }
 
 void roundTrip(std::string_view text, Dialect d) {
@@ -192,7 +206,25 @@ TEST_CASE("formatInstr round trip, PTX dialect") {
                         "elect.sync _|%p, 0xffffffff",
                         "elect.sync %l|%p, %mask",
                         "bar.warp.sync 3",
-                        "ld.shared::cluster.u32 %r0, [%a+8]"})
+                        "ld.shared::cluster.u32 %r0, [%a+8]",
+                        // mbarrier operations and restricted fences
+                        "mbarrier.init.shared.b64 [m], 2",
+                        "mbarrier.inval.shared.b64 [m]",
+                        "mbarrier.arrive.shared.b64 %s, [m]",
+                        "mbarrier.arrive.relaxed.cta.shared.b64 %s, [m]",
+                        "mbarrier.arrive.release.cluster.shared::cluster.b64 %s, [%r]",
+                        "mbarrier.arrive.noComplete.shared.b64 %s, [m], 1",
+                        "mbarrier.arrive.expect_tx.shared::cta.b64 %s, [m], 16",
+                        "mbarrier.arrive_drop.shared.b64 %s, [m]",
+                        "mbarrier.expect_tx.shared.b64 [m], 16",
+                        "mbarrier.complete_tx.shared.b64 [m], 16",
+                        "mbarrier.test_wait.shared.b64 %p, [m], %s",
+                        "mbarrier.test_wait.parity.shared.b64 %p, [m], 1",
+                        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p, [m], 0",
+                        "mbarrier.pending_count.b64 %n, %s",
+                        "fence.mbarrier_init.release.cluster",
+                        "fence.release.sync_restrict::shared::cta.cluster",
+                        "fence.acquire.sync_restrict::shared::cluster.cluster"})
     roundTrip(s, Dialect::Ptx);
 }
 
@@ -254,4 +286,66 @@ TEST_CASE("formatInstr canonical spellings") {
         "{0f3F800000, 0f40000000, 0f40400000, 0f40800000}");
   CHECK(fmt("red.global.v2.f32.add [x], {1.0, %f}") == "red.global.add.v2.f32 [x], {0f3F800000, %f}");
   CHECK(fmt("st.weak x+4, 1", Dialect::Herd) == "st.weak [x+4], 1");
+}
+
+// A value of an enumeration different from `current`.
+template <class E>
+E other(E current, E a, E b) {
+  return current == a ? b : a;
+}
+
+TEST_CASE("sameInstr tells apart instructions that differ in any one compared field") {
+  const Instr base =
+      parseInstruction("mbarrier.test_wait.shared.b64 %p, [m], %s", {"t", 1, 1}, Dialect::Ptx);
+  REQUIRE(sameInstr(base, base));
+  Instr moved = base;
+  moved.text += " (moved)";
+  moved.loc = {"u", 9, 9};
+  moved.args[0].loc = {"u", 9, 12};
+  CHECK(sameInstr(base, moved));  // the source text and positions are not compared
+  const std::vector<std::pair<std::string, void (*)(Instr&)>> changes = {
+      {"op", [](Instr& i) { i.op = other(i.op, Opcode::Ld, Opcode::St); }},
+      {"sem", [](Instr& i) { i.sem = other(i.sem, Sem::Relaxed, Sem::Release); }},
+      {"scope", [](Instr& i) { i.scope = other(i.scope, Scope::Gpu, Scope::Sys); }},
+      {"space", [](Instr& i) { i.space = other(i.space, Space::Global, Space::Local); }},
+      {"srcSpace", [](Instr& i) { i.srcSpace = other(i.srcSpace, Space::Global, Space::Local); }},
+      {"proxy", [](Instr& i) { i.proxy = other(i.proxy, Proxy::Async, Proxy::Texture); }},
+      {"type", [](Instr& i) { i.type = other(i.type, Type::B32, Type::U16); }},
+      {"semExplicit", [](Instr& i) { i.semExplicit = !i.semExplicit; }},
+      {"scopeExplicit", [](Instr& i) { i.scopeExplicit = !i.scopeExplicit; }},
+      {"atomOp", [](Instr& i) { i.atomOp = other(i.atomOp, AtomOp::Add, AtomOp::Or); }},
+      {"arith", [](Instr& i) { i.arith = other(i.arith, ArithOp::Add, ArithOp::Sub); }},
+      {"cmp", [](Instr& i) { i.cmp = other(i.cmp, CmpOp::Eq, CmpOp::Ne); }},
+      {"barOp", [](Instr& i) { i.barOp = other(i.barOp, BarOp::Sync, BarOp::Arrive); }},
+      {"mbarOp", [](Instr& i) { i.mbarOp = other(i.mbarOp, MbarOp::TryWait, MbarOp::Init); }},
+      {"restrict",
+       [](Instr& i) {
+         i.restrict = other(i.restrict, FenceRestrict::SharedCta, FenceRestrict::SharedCluster);
+       }},
+      {"expectTx", [](Instr& i) { i.expectTx = !i.expectTx; }},
+      {"noComplete", [](Instr& i) { i.noComplete = !i.noComplete; }},
+      {"parity", [](Instr& i) { i.parity = !i.parity; }},
+      {"proxyKind",
+       [](Instr& i) {
+         i.proxyKind = other(i.proxyKind, FenceProxyKind::Async, FenceProxyKind::Alias);
+       }},
+      {"asyncOp", [](Instr& i) { i.asyncOp = other(i.asyncOp, AsyncOp::Copy, AsyncOp::Wait); }},
+      {"bulkGroup", [](Instr& i) { i.bulkGroup = !i.bulkGroup; }},
+      {"readOnly", [](Instr& i) { i.readOnly = !i.readOnly; }},
+      {"vec", [](Instr& i) { i.vec = 2; }},
+      {"args (count)", [](Instr& i) { i.args.pop_back(); }},
+      {"args (kind)", [](Instr& i) { i.args[2].kind = Operand::Kind::Imm; }},
+      {"args (name)", [](Instr& i) { i.args[2].name += "t"; }},
+      {"args (imm)", [](Instr& i) { i.args[1].imm = 8; }},
+      {"args (negated)", [](Instr& i) { i.args[0].negated = true; }},
+      {"target", [](Instr& i) { i.target += "L"; }},
+      {"guard", [](Instr& i) { i.guard += "q"; }},
+      {"guardNegated", [](Instr& i) { i.guardNegated = true; }},
+  };
+  for (const auto& [field, change] : changes) {
+    CAPTURE(field);
+    Instr changed = base;
+    change(changed);
+    CHECK_FALSE(sameInstr(base, changed));
+  }
 }

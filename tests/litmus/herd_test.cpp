@@ -168,11 +168,12 @@ TEST_CASE("herd errors") {
         "h.litmus:2:3: error: initial state names unknown thread P3");
 }
 
-TEST_CASE("every file of the dat3m corpus parses") {
-  if (!std::filesystem::exists(corpusDir())) {
-    MESSAGE("corpus not found at " << corpusDir() << "; skipped");
-    return;
-  }
+// The two cases below need ../shared/corpus/dat3m-ptx. They are marked skip so that `unit` (the
+// README's quick start, without ../shared) leaves them out; the CTest `herd-corpus`
+// (tests/conformance/herd_corpus.sh) runs them with --no-skip, and is reported as skipped when the
+// corpus is missing. Run there without the corpus, they fail: no test passes on no data.
+TEST_CASE("every file of the dat3m corpus parses" * doctest::skip()) {
+  REQUIRE_MESSAGE(std::filesystem::is_directory(corpusDir()), "corpus not found at " << corpusDir());
   std::vector<std::string> files = corpusFiles();
   CHECK(files.size() >= 589);
   for (const std::string& f : files) {
@@ -181,12 +182,11 @@ TEST_CASE("every file of the dat3m corpus parses") {
   }
 }
 
-TEST_CASE("herd -> YAML -> Test keeps every corpus test") {
-  if (!std::filesystem::exists(corpusDir())) {
-    MESSAGE("corpus not found at " << corpusDir() << "; skipped");
-    return;
-  }
-  for (const std::string& f : corpusFiles()) {
+TEST_CASE("herd -> YAML -> Test keeps every test of the dat3m corpus" * doctest::skip()) {
+  REQUIRE_MESSAGE(std::filesystem::is_directory(corpusDir()), "corpus not found at " << corpusDir());
+  const std::vector<std::string> files = corpusFiles();
+  CHECK(files.size() >= 589);
+  for (const std::string& f : files) {
     CAPTURE(f);
     Test herd = parseFile(f);
     std::string yaml = toYaml(herd);

@@ -1,0 +1,73 @@
+// --timeout is a deadline: every engine returns Unknown within T + 0.5 s on a test that needs far
+// longer, whatever the engine is doing when the deadline passes (building terms, solving,
+// enumerating candidates, tearing down the solver).
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+
+#include "checker/checker.h"
+#include "litmus/parse.h"
+
+namespace {
+
+// `threads` threads in different CTAs, each storing `pairs` distinct values to x and loading x
+// after each store. With 4 x 3 the explicit engine needs about 100 s and the symbolic engine about
+// 30 s (2-core machine): coherence orders of 12 writes times the reads-from choices of 12 reads.
+litmus::Test coherenceStorm(int threads, int pairs) {
+  std::string y = "name: storm\nlocations: {x: 0}\nthreads:\n";
+  for (int t = 0; t < threads; ++t) {
+    y += "  P" + std::to_string(t) + ":\n    cta: " + std::to_string(t) + "\n    code: |\n";
+    for (int i = 1; i <= pairs; ++i) {
+      y += "      st.relaxed.gpu.global.u32 [x], " + std::to_string(10 * t + i) + ";\n";
+      y += "      ld.relaxed.gpu.global.u32 %r" + std::to_string(i) + ", [x];\n";
+    }
+  }
+  y += "condition: exists (P0:r1 == 0)\n";
+  return litmus::parseYaml(y, "storm.yaml");
+}
+
+// Wall time of one check, the destruction of everything it built included.
+double timedCheck(const litmus::Test& t, checker::Engine e, double timeout, litmus::Outcome& out) {
+  checker::Options o;
+  o.engine = e;
+  o.timeoutSeconds = timeout;
+  const auto t0 = std::chrono::steady_clock::now();
+  out = checker::check(t, o).outcome;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+TEST_CASE("--timeout is a deadline for every engine") {
+  const litmus::Test storm = coherenceStorm(4, 3);
+  for (checker::Engine e : {checker::Engine::Explicit, checker::Engine::Smt, checker::Engine::Both})
+    for (double limit : {0.2, 1.0}) {
+      const std::string engine = checker::toString(e);
+      CAPTURE(engine);
+      CAPTURE(limit);
+      litmus::Outcome out;
+      const double took = timedCheck(storm, e, limit, out);
+      CHECK(out.status == litmus::Status::Unknown);
+      CHECK(out.statusDetail.rfind("timeout after ", 0) == 0);
+      CHECK(out.states.empty());  // no partial verdict
+      CHECK(took >= limit);       // it did work until the deadline rather than give up at once
+      CHECK(took < limit + 0.5);
+    }
+}
+
+TEST_CASE("a test that finishes within its deadline is not affected by it") {
+  const litmus::Test small = coherenceStorm(2, 1);
+  using checker::Engine;
+  for (Engine e : {Engine::Explicit, Engine::Smt, Engine::Both}) {
+    const std::string engine = checker::toString(e);
+    CAPTURE(engine);
+    litmus::Outcome timed, untimed;
+    timedCheck(small, e, 30, timed);
+    timedCheck(small, e, 0, untimed);
+    REQUIRE(timed.status == litmus::Status::Done);
+    REQUIRE(untimed.status == litmus::Status::Done);
+    CHECK(timed.states == untimed.states);
+    CHECK(!timed.states.empty());
+  }
+}

@@ -1,0 +1,146 @@
+// The test kernel's placement decode, checked by executing the generated PTX itself rather than a
+// copy of its formulas: a small interpreter runs the integer prologue of `litmus_test` for every
+// hardware thread of a drawn launch, up to the point where the thread knows its instance
+// (%h_n32) and litmus thread (%h_t). The result must place every litmus thread of every instance
+// exactly once (32 times in warp mode, one per lane), and where the test says: threads of one CTA
+// in one hardware CTA, of one cluster in one hardware cluster, and in fixed mode at their warp and
+// lane.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "gpu-runner/params.h"
+#include "gpu-runner/plan.h"
+#include "gpu-runner/runner.h"
+#include "gpu-runner/self_test.h"
+#include "tests/gpu/ptx_interp.h"
+#include "litmus/files.h"
+#include "litmus/parse.h"
+
+namespace {
+
+using namespace ptxsim;
+
+struct Position {
+  uint32_t cta, warp, lane;
+};
+
+// Runs the prologue of one hardware thread: (instance, litmus thread), or nothing for a thread
+// that idles or stresses.
+std::optional<std::pair<uint64_t, int>> decode(const Program& p, const gpu::Launch& l, int clusterSize,
+                                               const Position& pos) {
+  Machine m;
+  m.launch = &l;
+  m.reg["%tid.x"] = pos.warp * 32 + pos.lane;
+  m.reg["%ctaid.x"] = pos.cta;
+  m.reg["%cluster_ctarank"] = pos.cta % static_cast<uint32_t>(clusterSize);
+  m.reg["%clusterid.x"] = pos.cta / static_cast<uint32_t>(clusterSize);
+  for (const char* param : {"p_loc", "p_res", "p_shout", "p_spin", "p_scratch"}) m.reg[std::string("[") + param + "]"] = 0;
+  bool atInstance = false;
+  for (size_t pc = 0, steps = 0; pc < p.code.size() && steps < 100000; ++steps) {
+    const Instr& in = p.code[pc++];
+    const bool neg = !in.guard.empty() && in.guard[0] == '!';
+    if (!in.guard.empty() && (m.value(in.guard.substr(neg)) != 0) == neg) continue;
+    if (in.op == "ret") return std::nullopt;
+    if (in.op.rfind("bra", 0) == 0) {
+      const std::string& target = in.args.at(0);
+      if (target == "H_IDLE" || target == "H_STRESS") return std::nullopt;
+      if (target == "H_INSTANCE") atInstance = true;
+      pc = p.labels.at(target);
+      continue;
+    }
+    if (!execute(m, in)) {
+      if (atInstance) break;  // past the decode: the instance is known
+      FAIL("instruction outside the interpreter before the instance is known: " << in.op);
+    }
+    if (atInstance && m.reg.count("%h_n32")) break;
+  }
+  REQUIRE(atInstance);
+  return std::make_pair(m.value("%h_n32"), static_cast<int>(static_cast<int32_t>(m.value("%h_t"))));
+}
+
+void checkPlacement(const litmus::Test& test, const gpu::Plan& plan, const gpu::Launch& l) {
+  const Program prog = parseKernel(gpu::generatePtx(test));
+  const int threads = static_cast<int>(plan.threads.size());
+  std::map<std::pair<uint64_t, int>, std::vector<Position>> where;
+  for (uint32_t cta = 0; cta < l.blocks; ++cta)
+    for (uint32_t tid = 0; tid < l.threads; ++tid) {
+      const Position pos{cta, tid / 32, tid % 32};
+      const auto d = decode(prog, l, plan.shape.clusterSize, pos);
+      if (!d) continue;
+      // In fixed mode the lanes without a litmus thread come along (thread -1) and do nothing.
+      if (d->second < 0 || d->second >= threads) CHECK(plan.mode == gpu::Mode::Fixed);
+      else where[*d].push_back(pos);
+    }
+  const size_t perThread = plan.mode == gpu::Mode::Warp ? 32 : 1;
+  REQUIRE(where.size() == l.instances * static_cast<uint64_t>(threads));  // every (instance, thread)
+  const auto cluster = [&](const Position& p) { return p.cta / static_cast<uint32_t>(plan.shape.clusterSize); };
+  for (uint64_t n = 0; n < l.instances; ++n)
+    for (int t = 0; t < threads; ++t) {
+      const std::vector<Position>& at = where[{n, t}];
+      REQUIRE(at.size() == perThread);
+      const litmus::Thread& lt = test.threads[static_cast<size_t>(t)];
+      if (plan.mode == gpu::Mode::Fixed) CHECK(at[0].lane == static_cast<uint32_t>(plan.threads[static_cast<size_t>(t)].lane));
+      for (int u = 0; u < t; ++u) {
+        const litmus::Thread& lu = test.threads[static_cast<size_t>(u)];
+        const Position& a = at[0];
+        const Position& b = where[{n, u}][0];
+        CHECK((a.cta == b.cta) == (lt.cta == lu.cta && lt.cluster == lu.cluster));
+        CHECK((cluster(a) == cluster(b)) == (lt.cluster == lu.cluster));
+        if (plan.mode == gpu::Mode::Fixed) CHECK((a.warp == b.warp) == (a.cta == b.cta));
+      }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("the generated PTX places every thread of every instance once, where the test says") {
+  gpu::Profile profile;
+  profile.threadsPerBlock = 128;
+  profile.occupancyPct = 5;
+  gpu::Rng rng(3);
+  for (const gpu::SelfTestSource& s : gpu::selfTestSources()) {
+    const std::string path = s.path;
+    CAPTURE(path);
+    const litmus::Test test = litmus::parseYaml(s.yaml, s.path);
+    const gpu::Plan plan = gpu::makePlan(test);
+    for (int launch = 0; launch < 2; ++launch) {
+      gpu::Shape shape = plan.shape;
+      shape.maxTestClusters = 24;  // keep the launch small enough to interpret
+      checkPlacement(test, plan, gpu::drawLaunch(shape, profile, rng));
+    }
+  }
+}
+
+TEST_CASE("the generated PTX places the threads of every catalogue test it can run") {
+  gpu::Profile profile;
+  profile.threadsPerBlock = 128;
+  profile.occupancyPct = 5;
+  gpu::Rng rng(4);
+  int checked = 0;
+  for (const std::string& file : litmus::findTestFiles({std::string(LITMUS_SOURCE_DIR) + "/litmus/catalog"})) {
+    if (file.size() < 5 || file.substr(file.size() - 5) != ".yaml") continue;
+    CAPTURE(file);
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    const litmus::Test test = litmus::parseYaml(text.str(), file);
+    gpu::Plan plan;
+    try {
+      plan = gpu::makePlan(test);
+      (void)gpu::generatePtx(test);
+    } catch (const litmus::Error&) {
+      continue;  // refused: tests/gpu/generate_test.cpp checks refusals
+    }
+    gpu::Shape shape = plan.shape;
+    shape.maxTestClusters = 12;
+    checkPlacement(test, plan, gpu::drawLaunch(shape, profile, rng));
+    ++checked;
+  }
+  CHECK(checked >= 200);
+}
