@@ -17,7 +17,7 @@ def _scoped(variant, sem, scope="gpu"):
 def split_k_family(N):
     """N CTAs add their partial sums into one global accumulator in turn: CTA i waits until the
     semaphore holds i (acquire), reads-adds-writes the accumulator, and releases i + 1."""
-    def make(variant, expect, reason):
+    def make(variant, expect, reason, liveness="terminates"):
         acq, rel = _scoped(variant, "acquire"), _scoped(variant, "release")
         threads = []
         for i in range(N):
@@ -30,7 +30,7 @@ def split_k_family(N):
         what = f"Split-K serial reduction over {N} CTAs through a global semaphore."
         return test(name, what + (f" Bug: {variant} semaphore." if variant else ""),
                     [("acc", "0"), ("sem", "0")], threads, any_wrong([("acc", total)]),
-                    expect, reason)
+                    expect, reason, liveness)
     return [
         make("", "unreachable",
              "§8.8: each CTA's acquire load reads the previous CTA's release store, so the "
@@ -40,7 +40,8 @@ def split_k_family(N):
              "partial sum and lose an update."),
         make("cta-scope", "reachable",
              "§8.7: release and acquire at .cta scope between different CTAs are not morally "
-             "strong, so they do not synchronize."),
+             "strong, so they do not synchronize; the semaphore's writes need not be ordered by "
+             "coherence either, so a CTA may spin forever on a stale value.", "may-hang"),
     ]
 
 
@@ -79,7 +80,7 @@ def grid_barrier_family(N):
     """A software grid barrier (cooperative-groups style) over N CTAs: each CTA writes its data,
     arrives by a release reduction on a counter, spins until the counter is N (acquire), then
     reads its neighbour's data."""
-    def make(variant, expect, reason):
+    def make(variant, expect, reason, liveness="terminates"):
         acq, rel = _scoped(variant, "acquire"), _scoped(variant, "release")
         locs = [(f"d{i}", "0") for i in range(N)] + [("count", "0")]
         threads, terms = [], []
@@ -93,14 +94,16 @@ def grid_barrier_family(N):
         name = f"grid-barrier-N{N}" + (f"-{variant}" if variant else "")
         what = f"Grid barrier over {N} CTAs: a release arrival counter and an acquire spin."
         return test(name, what + (f" Bug: {variant} barrier." if variant else ""), locs, threads,
-                    any_wrong(terms), expect, reason)
+                    any_wrong(terms), expect, reason, liveness)
     return [
         make("", "unreachable",
              "§8.8: the acquire load that reads N reads from a release sequence containing every "
              "CTA's release reduction, so all data writes are visible."),
         make("relaxed", "reachable", "Relaxed arrivals and spin order nothing."),
         make("cta-scope", "reachable",
-             "§8.7: .cta-scope release/acquire between CTAs does not synchronize."),
+             "§8.7: .cta-scope reductions and loads in different CTAs are not morally strong: "
+             "they do not synchronize, and the counter may never be seen at N (a hang).",
+             "may-hang"),
     ]
 
 

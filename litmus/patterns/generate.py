@@ -5,22 +5,22 @@ Each family is the synchronization skeleton of a kind of kernel people ship (TMA
 warp-specialized producers and consumers, cluster pipelines, split-K semaphores, ...), written at
 a chosen size, together with its buggy variants: one synchronization step removed, weakened or
 narrowed in scope. Every test states the verdict it should have and one line saying why; the
-verdict a checker prints comes from the model, never from this file (tests/patterns compares).
+verdict a checker prints comes from the model, never from this file (`litmus suite` compares).
 
-  generate.py [--out DIR] [--only FAMILY] [--size NAME=VALUE ...]   write the tests
-  generate.py --check [--out DIR]                                   fail if DIR is out of date
-
-Without --size, each family is written at its default size (the committed library); with it, at
-the given sizes (bench/patterns uses this for its scaling table).
+  generate.py [--out DIR]                          the committed library: DIR/reference/FAMILY/
+                                                   (reference sizes, every variant) and
+                                                   DIR/scaling/FAMILY/ (correct pattern, larger sizes)
+  generate.py --check [--out DIR]                  fail if DIR is not what the generator writes
+  generate.py --out DIR --only FAMILY --size NAME=VALUE ...
+                                                   one family at chosen sizes, into DIR/FAMILY/
 """
 import argparse
 import filecmp
 import os
-import shutil
 import sys
 import tempfile
 
-from registry import DEFAULTS, FAMILIES
+from registry import DEFAULTS, FAMILIES, SCALING
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -45,23 +45,33 @@ def render(test):
     return "\n".join(out) + "\n"
 
 
-def write_library(out_dir, only=None, sizes=None):
-    """Writes every family (or `only`) into out_dir/FAMILY/NAME.yaml; returns the paths."""
+def write_tests(fam_dir, tests):
+    os.makedirs(fam_dir, exist_ok=True)
+    paths = []
+    for t in tests:
+        path = os.path.join(fam_dir, t["name"] + ".yaml")
+        with open(path, "w") as f:
+            f.write(render(t))
+        paths.append(path)
+    return paths
+
+
+def family_tests(family, sizes=None):
+    """A family's tests at its default sizes, overridden by `sizes` where it has the parameter."""
+    params = dict(DEFAULTS[family])
+    params.update({k: v for k, v in (sizes or {}).items() if k in params})
+    return FAMILIES[family](**params)
+
+
+def write_library(out_dir):
+    """The committed library: every variant at the reference sizes, and the correct pattern at
+    the scaling sizes. Returns the paths written."""
     written = []
-    for family, make in FAMILIES.items():
-        if only and family != only:
-            continue
-        params = dict(DEFAULTS[family])
-        for key, value in (sizes or {}).items():
-            if key in params:
-                params[key] = value
-        fam_dir = os.path.join(out_dir, family)
-        os.makedirs(fam_dir, exist_ok=True)
-        for test in make(**params):
-            path = os.path.join(fam_dir, test["name"] + ".yaml")
-            with open(path, "w") as f:
-                f.write(render(test))
-            written.append(path)
+    for family in FAMILIES:
+        written += write_tests(os.path.join(out_dir, "reference", family), family_tests(family))
+    for family, sizes in SCALING.items():
+        tests = [family_tests(family, s)[0] for s in sizes]
+        written += write_tests(os.path.join(out_dir, "scaling", family), tests)
     return written
 
 
@@ -105,18 +115,25 @@ def main():
                     help="regenerate into a temporary directory and compare with --out")
     args = ap.parse_args()
     sizes = parse_sizes(args.size)
+    if (args.only or sizes) and (args.check or args.out == HERE):
+        sys.exit("generate.py: error: --only and --size write elsewhere: give --out DIR, not --check")
     if args.check:
         with tempfile.TemporaryDirectory() as tmp:
-            write_library(tmp, args.only, sizes)
+            write_library(tmp)
             diffs = differences(tmp, args.out)
         for d in diffs:
             print(d)
         print(f"generate.py --check: {len(diffs)} difference(s)")
         return 1 if diffs else 0
-    paths = write_library(args.out, args.only, sizes)
+    if args.only or sizes:
+        families = [args.only] if args.only else list(FAMILIES)
+        paths = []
+        for family in families:
+            paths += write_tests(os.path.join(args.out, family), family_tests(family, sizes))
+    else:
+        paths = write_library(args.out)
     print(f"generate.py: wrote {len(paths)} tests under {args.out}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

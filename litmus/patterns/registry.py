@@ -1,5 +1,6 @@
-"""The families of the pattern library and the sizes the committed library is written at
-(the issue's reference size: S = 2 stages, K = 3 tiles, 2 consumers where there are consumers)."""
+"""The families of the pattern library, the sizes the reference library is written at (the
+issue's reference size: S = 2 stages, K = 3 tiles, 2 consumers where there are consumers), and the
+larger sizes at which the correct pattern is written for the scaling benchmark (bench/patterns)."""
 
 import families as f
 import families_global as fgl
@@ -33,4 +34,19 @@ DEFAULTS = {
     "dsmem-reduction": {"N": 3},
     "elect-leader": {"L": 2},
     "tensormap-update": {},
+}
+
+# The scaling set: the correct pattern only (the first test a family returns), at every size
+# listed. Kept out of the reference directory so that the ctest over the library stays fast.
+SCALING = {
+    "tma-pipeline": [{"S": s, "K": k} for s in (2, 3, 4) for k in (2, 3, 4)],
+    "warp-specialized": [{"S": 2, "K": k, "C": c} for c in (2, 3) for k in (2, 3, 4)],
+    "ping-pong": [{"S": 2, "K": k} for k in (2, 3, 4)],
+    "cluster-pipeline": [{"N": n} for n in (2, 3, 4)],
+    "tma-store": [{"T": t} for t in (2, 3, 4)],
+    "split-k": [{"N": n} for n in (2, 3, 4)],
+    "stream-k": [{"N": n} for n in (2, 3, 4)],
+    "grid-barrier": [{"N": n} for n in (2, 3, 4)],
+    "dsmem-reduction": [{"N": n} for n in (2, 3, 4)],
+    "elect-leader": [{"L": n} for n in (2, 3, 4)],
 }
