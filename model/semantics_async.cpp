@@ -164,6 +164,7 @@ void Interpreter::completeTx(Path p, const Instr& in, int op, int mbarOperand, i
     r.sem = litmus::Sem::Relaxed;
     r.scope = litmus::Scope::Cluster;
     r.value = v;
+    r.mbarrier = true;
     Event w = r;
     w.kind = EventKind::Write;
     w.sem = litmus::Sem::Release;

@@ -142,6 +142,7 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
     Event r = memEvent(q, in, EventKind::Read, address);
     r.value = v;
     r.atomic = !wait;
+    r.mbarrier = true;
     if (wait) {
       const bool done = mbarrierPhaseDone(in, v, value(q, in.args[2]));
       if (!done) r.sem = litmus::Sem::Relaxed;  // only a wait that returns true acquires
@@ -160,6 +161,7 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
     if (n < 0 || n > (in.expectTx || !arrive ? kMbarMaxTx : kMbarMaxCount))
       throw litmus::Error(in.loc, "'" + in.text + "': count " + std::to_string(n) + " out of range");
     Event w = memEvent(q, in, EventKind::Write, address);
+    w.mbarrier = true;
     w.value = mbarrierUpdate(in, v, n);
     const int rk = emitRmw(q, r, w, given ? taintOf(q, in.args[na]) : Taint{});
     if (arrive) {

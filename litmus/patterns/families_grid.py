@@ -48,9 +48,10 @@ def cluster_pipeline_family(N):
         make("wait.cta", "reachable",
              "The complete-tx belongs to CTA 0's thread: a .cta-scope wait in another CTA does "
              "not synchronize with it, so the read may miss the copy (D30, §14 item 12)."),
-        make("no-init-fence", "reachable",
+        make("no-init-fence", "unreachable",
              "Without fence.mbarrier_init the relaxed cluster barrier does not order the init "
-             "before the remote complete-tx, which may act on the uninitialised object (D29).",
+             "before the remote complete-tx, which may act on the uninitialised object and be "
+             "lost: the wait then never succeeds (the bug is the hang; D28, D29).",
              "may-hang"),
     ]
 
