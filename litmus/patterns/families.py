@@ -32,6 +32,14 @@ def any_wrong(terms):
 
 # --- TMA pipeline ------------------------------------------------------------------------------
 
+def release_stage(i, proxy_fence=True):
+    """A consumer hands stage i back to the producer after its generic reads. The proxy fence
+    orders those reads before the async-proxy write of the refill (decision D36); CUTLASS's
+    consumer_release leaves it out (the no-consumer-proxy-fence variant)."""
+    fence = ["fence.proxy.async.shared::cta;"] if proxy_fence else []
+    return fence + [f"mbarrier.arrive.shared::cta.b64 _, [empty{i}];"]
+
+
 def tma_pipeline(S, K, C=1, variant=""):
     """Producer P0 fills S stages by bulk copies (full[i]: arrive.expect_tx + complete_tx), C
     consumers read tile k from stage k % S in phase k // S and release it on empty[i] (count C);
@@ -66,7 +74,7 @@ def tma_pipeline(S, K, C=1, variant=""):
             code.append(f"ld.shared.u32 %r{k}, [s{i}];")
             refilled = k + S < K
             if refilled and not (variant == "consumer-no-release" and c == C - 1):
-                code.append(f"mbarrier.arrive.shared::cta.b64 _, [empty{i}];")
+                code += release_stage(i, variant != "no-consumer-proxy-fence")
         threads.append((f"P{c + 1}", [("cta", 0), ("warp", c + 1)], code))
         terms += [(f"P{c + 1}:r{k}", k + 1) for k in range(K)]
     return threads, locs, any_wrong(terms)
@@ -80,14 +88,19 @@ def tma_family(S, K, C, family, what):
                     expect, reason, liveness)
     tests = [make("", "unreachable",
                   "§9.7.13.15.16: each wait acquires the phase whose complete-tx released the "
-                  "copy's writes (D28, D30); the empty wait orders the refill after the reads.")]
+                  "copy's writes (D28, D30); the proxy fence and the empty wait order the reads "
+                  "before the refill (D36).")]
     tests.append(make("no-expect_tx", "reachable",
                       "§9.7.13.15.11: without expect_tx the phase completes on the arrival alone, "
-                      "before the copy's complete-tx, so the read may see the stage's old value."))
+                      "before the copy's complete-tx, so the read may see the stage's old value; "
+                      "a complete-tx first leaves the tx-count negative and the phase never "
+                      "completes (a hang).", "may-hang"))
     if K > S:
         tests.append(make("no-empty-wait", "reachable",
                           "The refill is not ordered after the consumer's read of the stage: the "
-                          "read may see the next tile's data."))
+                          "read may see the next tile's data; a refill arrival before the phase "
+                          "completes overruns the count and the phase never completes (a hang).",
+                          "may-hang"))
         tests.append(make("wrong-parity", "reachable",
                           "§9.7.13.15.16: try_wait.parity on the parity of the previous phase "
                           "returns at once, before the refill lands: the read sees the old tile."))
@@ -95,6 +108,11 @@ def tma_family(S, K, C, family, what):
                           "A consumer never arrives on empty: the producer waits forever before "
                           "the refill, so no execution finishes (the bug is the hang).",
                           "may-hang"))
+    if K > S:
+        tests.append(make("no-consumer-proxy-fence", "reachable",
+                          "D36, §8.9.5: the release arrive orders the consumer's generic read "
+                          "before the refill only with a proxy fence (CUTLASS's consumer_release "
+                          "has none; docs/findings.md F3: the H100 run settles it)."))
     if C > 1 and K > S:
         tests.append(make("empty-count-1", "reachable",
                           "empty is initialised for one arrival: the first consumer's release "
@@ -143,7 +161,7 @@ def ping_pong_family(S, K):
                 code += try_wait(f"F{k}", f"f{k}", f"full{i}", n & 1)
                 code.append(f"ld.shared.u32 %r{k}, [s{i}];")
                 if k + S < K:
-                    code.append(f"mbarrier.arrive.shared::cta.b64 _, [empty{i}];")
+                    code += release_stage(i)
                 if k > 0 and variant != "no-order":
                     code += try_wait(f"T{k}", f"t{k}", "turn", (k - 1) & 1)
                 code.append(f"st.global.u32 [out], %r{k};")

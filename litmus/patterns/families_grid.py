@@ -96,22 +96,23 @@ def tma_store_family(T):
 # --- Single-shot waits -------------------------------------------------------------------------
 
 def try_wait_token_family():
-    """The consumer tests the wait once and reads only if it succeeded (CUTLASS's try-wait token)."""
+    """The consumer tests the wait once and uses the stage only if it succeeded (CUTLASS's
+    try-wait token): it reads the stage and stores what it read to `out`. The stage starts at 7,
+    a stale value the copy overwrites with 1; `out == 7` means the consumer used stale data."""
     def make(name, wait, guarded, expect, reason):
-        locs = [("g", "1"), ("s", SHARED % 0), ("m", SHARED % 0)]
+        locs = [("g", "1"), ("s", "{space: shared, cta: 0, init: 7}"), ("m", SHARED % 0),
+                ("out", "0")]
         prod = ["mbarrier.init.shared::cta.b64 [m], 1;", "bar.sync 0;",
                 "mbarrier.arrive.expect_tx.shared::cta.b64 _, [m], 16;",
                 "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
                 "[s], [g], 16, [m];"]
-        cons = ["bar.sync 0;", wait]
-        cons += ["@!%p bra END;", "ld.shared.u32 %r0, [s];", "END:"] if guarded else \
-                ["ld.shared.u32 %r0, [s];"]
+        use = ["ld.shared.u32 %r0, [s];", "st.global.u32 [out], %r0;"]
+        cons = ["bar.sync 0;", wait] + (["@!%p bra END;"] + use + ["END:"] if guarded else use)
         threads = [("P0", [("cta", 0), ("warp", 0)], prod), ("P1", [("cta", 0), ("warp", 1)], cons)]
-        return test(name, "A consumer that waits once on a TMA load's mbarrier and reads only if "
-                    "the wait succeeded." if guarded else "A consumer that waits once and reads "
-                    "whatever the wait returned.", locs, threads,
-                    "exists (P1:p == 1 /\\ P1:r0 != 1)" if guarded else "exists (P1:r0 != 1)",
-                    expect, reason)
+        what = ("A consumer that waits once on a TMA load's mbarrier and uses the stage only if the "
+                "wait succeeded." if guarded else "A consumer that waits once and uses the stage "
+                "whatever the wait returned.")
+        return test(name, what, locs, threads, "exists (out == 7)", expect, reason)
     tw = "mbarrier.try_wait.parity.shared::cta.b64 %p, [m], 0;"
     tst = "mbarrier.test_wait.parity.shared::cta.b64 %p, [m], 0;"
     return [
@@ -121,6 +122,6 @@ def try_wait_token_family():
         make("test-wait-token", tst, True, "unreachable",
              "§9.7.13.15.16: test_wait returning true has the same acquire effect as try_wait."),
         make("try-wait-token-read-regardless", tw, False, "reachable",
-             "The read does not depend on the wait's result: when the wait fails the read may see "
-             "the stage before the copy."),
+             "The use of the stage does not depend on the wait's result: when the wait fails "
+             "the read may see the stage before the copy."),
     ]
