@@ -194,6 +194,10 @@ def tensormap_update_family():
         make("", "unreachable",
              "§9.7.13.4: the release and acquire halves of the tensormap proxy fence, joined by "
              "the flag's release/acquire, order the generic write before the tensormap read (D31)."),
-        make("no-release-fence", "reachable", "Either half alone orders nothing (D31)."),
-        make("no-acquire-fence", "reachable", "Either half alone orders nothing (D31)."),
+        make("no-release-fence", "reachable",
+             "§9.7.13.4: without the release half in the writer, the acquire half alone does not "
+             "carry the generic write to the tensormap proxy (D31)."),
+        make("no-acquire-fence", "reachable",
+             "§9.7.13.4: without the acquire half in the reader, the tensormap-proxy read is not "
+             "ordered after the flag's acquire; the release half alone orders nothing (D31)."),
     ]
