@@ -103,7 +103,9 @@ def tma_family(S, K, C, family, what):
                           "may-hang"))
         tests.append(make("wrong-parity", "reachable",
                           "§9.7.13.15.16: try_wait.parity on the parity of the previous phase "
-                          "returns at once, before the refill lands: the read sees the old tile."))
+                          "returns at once, before the refill lands: the read sees the old tile; "
+                          "a wait that comes after the refill's phase sees an incomplete phase of "
+                          "that parity and spins forever.", "may-hang"))
         tests.append(make("consumer-no-release", "unreachable",
                           "A consumer never arrives on empty: the producer waits forever before "
                           "the refill, so no execution finishes (the bug is the hang).",
@@ -116,7 +118,9 @@ def tma_family(S, K, C, family, what):
     if C > 1 and K > S:
         tests.append(make("empty-count-1", "reachable",
                           "empty is initialised for one arrival: the first consumer's release "
-                          "completes the phase and the refill races the other consumer's read."))
+                          "completes the phase and the refill races the other consumer's read; a "
+                          "consumer that comes after the refill's phase waits on parity 0 forever.",
+                          "may-hang"))
     return tests
 
 
