@@ -25,9 +25,14 @@ from registry import DEFAULTS, FAMILIES, SCALING
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def quoted(text):
+    """A YAML double-quoted scalar."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def render(test):
     """The YAML text of one test: keys in the order docs/format.md lists them."""
-    out = [f"name: {test['name']}", f"description: \"{test['description']}\""]
+    out = [f"name: {test['name']}", f"description: {quoted(test['description'])}"]
     out.append("locations:")
     for name, decl in test["locations"]:
         out.append(f"  {name}: {decl}")
@@ -41,7 +46,7 @@ def render(test):
     out.append(f"condition: '{test['condition']}'")
     out.append(f"expect: {test['expect']}")
     out.append(f"liveness: {test['liveness']}")
-    out.append(f"reason: \"{test['reason']}\"")
+    out.append(f"reason: {quoted(test['reason'])}")
     return "\n".join(out) + "\n"
 
 
