@@ -40,6 +40,9 @@ bool overlap(const Event& a, const Event& b) {
 bool morallyStrong(const Event& a, const Event& b) {
   if (&a == &b) return false;
   if (a.isMem() && b.isMem() && !overlap(a, b)) return false;
+  // §9.7.13.15: updates of one mbarrier object never lose one another, whatever their scopes,
+  // which bound only whom their memory-synchronizing effect reaches (D35)
+  if (a.mbarrier && b.mbarrier && a.atomic && b.atomic) return true;
   if (!sameProxy(a, b)) return false;
   if (a.thread < 0 || b.thread < 0) return true;  // the initial writes precede every thread
   if (a.thread == b.thread) return true;

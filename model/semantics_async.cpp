@@ -158,6 +158,7 @@ void Interpreter::completeTx(Path p, const Instr& in, int op, int mbarOperand, i
   r.proxy = litmus::Proxy::Generic;  // the mbarrier is accessed through the generic proxy
   r.sem = litmus::Sem::Relaxed;
   r.scope = litmus::Scope::Cluster;
+  r.mbarrier = true;
   Event w = r;
   w.kind = EventKind::Write;
   w.sem = litmus::Sem::Release;
@@ -172,8 +173,10 @@ void Interpreter::completeTx(Path p, const Instr& in, int op, int mbarOperand, i
 }
 
 // cp.async.bulk.wait_group{.read} N: every committed group but the newest N is complete (only its
-// reads, with .read); the thread's later events come after its events, and (without .read) after
-// an implicit proxy fence that makes its writes visible to the generic proxy (D30).
+// reads, with .read); the thread's later events come after its events and after an implicit
+// proxy fence: without .read it makes the writes visible to the generic proxy; with .read it
+// orders the async-proxy source reads before the thread's later generic writes of the source,
+// which "completed reading from their source locations" (§9.7.9.25.4) promises (D30, D34).
 void Interpreter::waitGroups(Path& p, const Instr& in) {
   const size_t keep = static_cast<size_t>(in.args[0].imm);
   if (p.groups.size() <= keep) return;
@@ -184,8 +187,7 @@ void Interpreter::waitGroups(Path& p, const Instr& in) {
       Event& ev = p.trace.events[e];
       if ((!in.readOnly || ev.isRead()) && ev.joinPo == Event::kNever) ev.joinPo = now;
     }
-  if (in.readOnly) return;
-  p.groups.erase(p.groups.begin(), p.groups.begin() + static_cast<long>(done));
+  if (!in.readOnly) p.groups.erase(p.groups.begin(), p.groups.begin() + static_cast<long>(done));
   Event f = baseEvent(p, in, EventKind::ProxyFence);
   f.proxyFence = litmus::FenceProxyKind::Async;
   emit(p, f, {});

@@ -158,6 +158,7 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
   const bool wait = op == MbarOp::TestWait || op == MbarOp::TryWait;
   Event r = memEvent(p, in, EventKind::Read, address);
   r.atomic = !wait;
+  r.mbarrier = true;
   if (wait) {
     // Whether the phase completed decides the acquire: fork on it (both ways if not known).
     const Val token = value(p, in.args[2]);
@@ -188,6 +189,7 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
   if (n < 0 || n > (in.expectTx || !arrive ? kMbarMaxTx : kMbarMaxCount))
     throw litmus::Error(in.loc, "'" + in.text + "': count " + std::to_string(n) + " out of range");
   Event w = memEvent(p, in, EventKind::Write, address);
+  w.mbarrier = true;
   const int rk = emitRmw(p, r, w, given ? taintOf(p, in.args[na]) : Taint{}, [&in, n](const Val& old) {
     return lift(old, [&in, n](int64_t v) { return mbarrierUpdate(in, v, n); });
   });

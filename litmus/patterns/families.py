@@ -1,0 +1,188 @@
+"""The families of the pattern library: one function per kernel pattern, returning its tests.
+
+A test is a dict with name, description, locations [(name, yaml)], threads [(name, placement
+[(key, value)], code lines)], condition, expect, liveness, reason. Every family returns the
+correct pattern first ("NAME") and then its buggy variants ("NAME-what-is-wrong"); a variant
+changes one synchronization step and keeps everything else, so that the checker's verdict on it
+can only come from that step.
+"""
+
+SHARED = "{space: shared, cta: %d}"
+
+
+def spin(label, wait, reg):
+    """A spin loop on a wait instruction that sets predicate `reg` (try_wait, test_wait, ld)."""
+    return [f"{label}:"] + wait.split("\n") + [f"@!%{reg} bra {label};"]
+
+
+def try_wait(label, pred, mbar, parity, sem=""):
+    return spin(label, f"mbarrier.try_wait.parity{sem}.shared::cta.b64 %{pred}, [{mbar}], {parity};",
+                pred)
+
+
+def test(name, description, locations, threads, condition, expect, reason, liveness="terminates"):
+    return dict(name=name, description=description, locations=locations, threads=threads,
+                condition=condition, expect=expect, reason=reason, liveness=liveness)
+
+
+def any_wrong(terms):
+    """A condition body that holds when some term differs from its correct value."""
+    return "exists (" + " \\/ ".join(f"{t} != {v}" for t, v in terms) + ")"
+
+
+# --- TMA pipeline ------------------------------------------------------------------------------
+
+def release_stage(i, proxy_fence=True):
+    """A consumer hands stage i back to the producer after its generic reads. The proxy fence
+    orders those reads before the async-proxy write of the refill (decision D36); CUTLASS's
+    consumer_release leaves it out (the no-consumer-proxy-fence variant)."""
+    fence = ["fence.proxy.async.shared::cta;"] if proxy_fence else []
+    return fence + [f"mbarrier.arrive.shared::cta.b64 _, [empty{i}];"]
+
+
+def tma_pipeline(S, K, C=1, variant=""):
+    """Producer P0 fills S stages by bulk copies (full[i]: arrive.expect_tx + complete_tx), C
+    consumers read tile k from stage k % S in phase k // S and release it on empty[i] (count C);
+    the producer waits on empty[i] before each refill."""
+    locs = [(f"g{k}", str(k + 1)) for k in range(K)]
+    for i in range(S):
+        locs += [(f"s{i}", SHARED % 0), (f"full{i}", SHARED % 0), (f"empty{i}", SHARED % 0)]
+    empty_count = 1 if variant == "empty-count-1" else C
+    prod = [f"mbarrier.init.shared::cta.b64 [full{i}], 1;" for i in range(S)]
+    prod += [f"mbarrier.init.shared::cta.b64 [empty{i}], {empty_count};" for i in range(S)]
+    prod.append("bar.sync 0;")
+    for k in range(K):
+        i, n = k % S, k // S
+        if n > 0 and variant != "no-empty-wait":
+            prod += try_wait(f"E{k}", f"e{k}", f"empty{i}", (n - 1) & 1)
+        # no-expect_tx drops it from the last fill only: after an earlier one, the stray
+        # complete-tx would keep the stage's next phase from ever completing (a hang)
+        if variant == "no-expect_tx" and k == K - 1:
+            prod.append(f"mbarrier.arrive.shared::cta.b64 _, [full{i}];")
+        else:
+            prod.append(f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [full{i}], 16;")
+        prod.append("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                    f"[s{i}], [g{k}], 16, [full{i}];")
+    threads = [("P0", [("cta", 0), ("warp", 0)], prod)]
+    terms = []
+    for c in range(C):
+        code = ["bar.sync 0;"]
+        for k in range(K):
+            i, n = k % S, k // S
+            parity = n & 1
+            if variant == "wrong-parity" and k == K - 1:
+                parity ^= 1
+            code += try_wait(f"F{k}", f"f{k}", f"full{i}", parity)
+            code.append(f"ld.shared.u32 %r{k}, [s{i}];")
+            refilled = k + S < K
+            if refilled and not (variant == "consumer-no-release" and c == C - 1):
+                code += release_stage(i, variant != "no-consumer-proxy-fence")
+        threads.append((f"P{c + 1}", [("cta", 0), ("warp", c + 1)], code))
+        terms += [(f"P{c + 1}:r{k}", k + 1) for k in range(K)]
+    return threads, locs, any_wrong(terms)
+
+
+def tma_family(S, K, C, family, what):
+    def make(variant, expect, reason, liveness="terminates"):
+        threads, locs, cond = tma_pipeline(S, K, C, variant)
+        name = f"{family}-S{S}-K{K}" + (f"-C{C}" if C > 1 else "") + (f"-{variant}" if variant else "")
+        return test(name, what + (f" Bug: {variant}." if variant else ""), locs, threads, cond,
+                    expect, reason, liveness)
+    tests = [make("", "unreachable",
+                  "§9.7.13.15.16: each wait acquires the phase whose complete-tx released the "
+                  "copy's writes (D28, D30); the proxy fence and the empty wait order the reads "
+                  "before the refill (D36).")]
+    tests.append(make("no-expect_tx", "reachable",
+                      "§9.7.13.15.11: without expect_tx the last fill's phase completes on the "
+                      "arrival alone, before the copy's complete-tx, so the read may see the "
+                      "stage's old value."))
+    if K > S:
+        tests.append(make("no-empty-wait", "reachable",
+                          "The refill is not ordered after the consumer's read of the stage: the "
+                          "read may see the next tile's data; a refill arrival before the phase "
+                          "completes overruns the count and the phase never completes (a hang).",
+                          "may-hang"))
+        tests.append(make("wrong-parity", "reachable",
+                          "§9.7.13.15.16: try_wait.parity on the parity of the previous phase "
+                          "returns at once, before the refill lands: the read sees the old tile; "
+                          "a wait that comes after the refill's phase sees an incomplete phase of "
+                          "that parity and spins forever.", "may-hang"))
+        tests.append(make("consumer-no-release", "unreachable",
+                          "A consumer never arrives on empty: the producer waits forever before "
+                          "the refill, so no execution finishes (the bug is the hang).",
+                          "may-hang"))
+    if K > S:
+        tests.append(make("no-consumer-proxy-fence", "reachable",
+                          "D36, §8.9.5: the release arrive orders the consumer's generic read "
+                          "before the refill only with a proxy fence (CUTLASS's consumer_release "
+                          "has none; docs/findings.md F3: the H100 run settles it)."))
+    if C > 1 and K > S:
+        tests.append(make("empty-count-1", "reachable",
+                          "empty is initialised for one arrival: the first consumer's release "
+                          "completes the phase and the refill races the other consumer's read; a "
+                          "consumer that comes after the refill's phase waits on parity 0 forever.",
+                          "may-hang"))
+    return tests
+
+
+def tma_pipeline_family(S, K):
+    return tma_family(S, K, 1, "tma-pipeline",
+                      f"TMA load pipeline: {S} stages, {K} tiles, one consumer; full/empty "
+                      "mbarrier pairs with parity flipping.")
+
+
+def warp_specialized_family(S, K, C):
+    return tma_family(S, K, C, "warp-specialized",
+                      f"Warp-specialized producer and {C} consumers in different warps: {S} "
+                      f"stages, {K} tiles; the empty barrier counts {C} arrivals.")
+
+
+# --- Ping-pong consumers -----------------------------------------------------------------------
+
+def ping_pong_family(S, K):
+    """Two consumers take alternate tiles of one pipeline and write the shared output in tile
+    order, handing the turn to each other through an ordered mbarrier (count 1 per phase)."""
+    def make(variant):
+        locs = [(f"g{k}", str(k + 1)) for k in range(K)] + [("out", "0")]
+        for i in range(S):
+            locs += [(f"s{i}", SHARED % 0), (f"full{i}", SHARED % 0), (f"empty{i}", SHARED % 0)]
+        locs.append(("turn", SHARED % 0))
+        prod = [f"mbarrier.init.shared::cta.b64 [full{i}], 1;" for i in range(S)]
+        prod += [f"mbarrier.init.shared::cta.b64 [empty{i}], 1;" for i in range(S)]
+        prod += ["mbarrier.init.shared::cta.b64 [turn], 1;", "bar.sync 0;"]
+        for k in range(K):
+            i, n = k % S, k // S
+            if n > 0:
+                prod += try_wait(f"E{k}", f"e{k}", f"empty{i}", (n - 1) & 1)
+            prod.append(f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [full{i}], 16;")
+            prod.append("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                        f"[s{i}], [g{k}], 16, [full{i}];")
+        threads = [("P0", [("cta", 0), ("warp", 0)], prod)]
+        terms = []
+        for c in range(2):
+            code = ["bar.sync 0;"]
+            for k in range(c, K, 2):
+                i, n = k % S, k // S
+                code += try_wait(f"F{k}", f"f{k}", f"full{i}", n & 1)
+                code.append(f"ld.shared.u32 %r{k}, [s{i}];")
+                if k + S < K:
+                    code += release_stage(i)
+                if k > 0 and variant != "no-order":
+                    code += try_wait(f"T{k}", f"t{k}", "turn", (k - 1) & 1)
+                code.append(f"st.global.u32 [out], %r{k};")
+                code.append("mbarrier.arrive.shared::cta.b64 _, [turn];")
+                terms.append((f"P{c + 1}:r{k}", k + 1))
+            threads.append((f"P{c + 1}", [("cta", 0), ("warp", c + 1)], code))
+        terms.append(("out", K))
+        name = f"ping-pong-S{S}-K{K}" + (f"-{variant}" if variant else "")
+        what = (f"Ping-pong consumers: tiles alternate between two consumer warps ({S} stages, "
+                f"{K} tiles); an ordered mbarrier passes the turn for the output.")
+        if variant:
+            return test(name, what + " Bug: the consumers do not wait for their turn.", locs,
+                        threads, any_wrong(terms), "reachable",
+                        "Without the turn wait the two output stores are unordered: the last "
+                        "tile's value may be overwritten by an earlier one.")
+        return test(name, what, locs, threads, any_wrong(terms), "unreachable",
+                    "§9.7.13.15.16: each turn wait acquires the other consumer's release arrive, "
+                    "so the output stores are ordered by causality and coherence (D28).")
+    return [make(""), make("no-order")]

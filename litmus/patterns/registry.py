@@ -1,0 +1,52 @@
+"""The families of the pattern library, the sizes the reference library is written at (the
+issue's reference size: S = 2 stages, K = 3 tiles, 2 consumers where there are consumers), and the
+larger sizes at which the correct pattern is written for the scaling benchmark (bench/patterns)."""
+
+import families as f
+import families_global as fgl
+import families_grid as fg
+
+FAMILIES = {
+    "tma-pipeline": f.tma_pipeline_family,
+    "warp-specialized": f.warp_specialized_family,
+    "ping-pong": f.ping_pong_family,
+    "cluster-pipeline": fg.cluster_pipeline_family,
+    "tma-store": fg.tma_store_family,
+    "try-wait-token": fg.try_wait_token_family,
+    "split-k": fgl.split_k_family,
+    "stream-k": fgl.stream_k_family,
+    "grid-barrier": fgl.grid_barrier_family,
+    "dsmem-reduction": fgl.dsmem_reduction_family,
+    "elect-leader": fgl.elect_leader_family,
+    "tensormap-update": fgl.tensormap_update_family,
+}
+
+DEFAULTS = {
+    "tma-pipeline": {"S": 2, "K": 3},
+    "warp-specialized": {"S": 2, "K": 3, "C": 2},
+    "ping-pong": {"S": 2, "K": 3},
+    "cluster-pipeline": {"N": 2},
+    "tma-store": {"T": 2},
+    "try-wait-token": {},
+    "split-k": {"N": 3},
+    "stream-k": {"N": 2},
+    "grid-barrier": {"N": 3},
+    "dsmem-reduction": {"N": 3},
+    "elect-leader": {"L": 2},
+    "tensormap-update": {},
+}
+
+# The scaling set: the correct pattern only (the first test a family returns), at every size
+# listed. Kept out of the reference directory so that the ctest over the library stays fast.
+SCALING = {
+    "tma-pipeline": [{"S": s, "K": k} for s in (2, 3, 4) for k in (2, 3, 4)],
+    "warp-specialized": [{"S": 2, "K": k, "C": c} for c in (2, 3) for k in (2, 3, 4)],
+    "ping-pong": [{"S": 2, "K": k} for k in (2, 3, 4)],
+    "cluster-pipeline": [{"N": n} for n in (2, 3, 4)],
+    "tma-store": [{"T": t} for t in (2, 3, 4)],
+    "split-k": [{"N": n} for n in (2, 3, 4)],
+    "stream-k": [{"N": n} for n in (2, 3, 4)],
+    "grid-barrier": [{"N": n} for n in (2, 3, 4)],
+    "dsmem-reduction": [{"N": n} for n in (2, 3, 4)],
+    "elect-leader": [{"L": n} for n in (2, 3, 4)],
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The pattern library's reference sizes through both engines (ctest `patterns`): every test must
+# meet its expectation and liveness, and no test may end unknown (30 s each at most). The address
+# space is capped so that an engine that runs away ends in an out-of-memory Unknown (exit 3, a
+# failure here) rather than an OOM kill of a shared machine.
+#   run_library.sh LITMUS SOURCE_DIR
+set -u
+litmus=$1
+src=$2
+ulimit -v 4000000
+exec "$litmus" suite --engine both --timeout 30 "$src/litmus/patterns/reference"
