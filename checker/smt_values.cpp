@@ -57,6 +57,33 @@ TraceTables tabulate(const model::Trace& tr, const model::Domain& dom) {
   return out;
 }
 
+model::Domain combinationDomain(const std::vector<const model::Trace*>& traces,
+                                const std::vector<int64_t>& init) {
+  model::Domain dom(init.size());
+  for (size_t l = 0; l < init.size(); ++l) dom[l].insert(init[l]);
+  size_t writes = 0;
+  for (const auto* tr : traces)
+    for (const auto& e : tr->events) writes += e.kind == model::EventKind::Write;
+  // A value reaches a read through a chain of writes, each computed from a read of the previous
+  // one; an execution breaking no axiom has no cycle in rf and the dependencies (No-Thin-Air), so
+  // a chain has at most `writes` links: as many rounds suffice (and end the loop when values keep
+  // growing along a cycle that no execution takes).
+  for (size_t round = 0; round <= writes; ++round) {
+    model::Domain next = dom;
+    for (const auto* tr : traces)
+      for (size_t i = 0; i < tr->events.size(); ++i) {
+        if (tr->events[i].kind != model::EventKind::Write) continue;
+        const model::Val& v = tr->vals[i];
+        model::forEachAssignment(*tr, model::lazyReadsOf(*tr, v), dom, [&](const model::ReadLookup& look) {
+          next[tr->events[i].loc].insert(*model::evaluate(v, look));
+        });
+      }
+    if (next == dom) break;
+    dom = std::move(next);
+  }
+  return dom;
+}
+
 void addValues(const TraceTables& t, ValueCode& code) {
   for (const auto* list : {&t.events, &t.regs})
     for (const auto& table : *list)
