@@ -57,7 +57,7 @@ error. Over several tests the most severe wins: 4 > 2 > 1 > 3 > 0.)";
 uint64_t applyMaxMemory(const Args& a) {
   const uint64_t want = a.maxMemory.empty() ? cli::defaultMemoryLimit() : *cli::parseMemorySize(a.maxMemory);
   std::string why;
-  const uint64_t limit = cli::limitAddressSpace(want, why);
+  const uint64_t limit = cli::applyMemoryLimit(want, why);
   if (!why.empty() && !a.maxMemory.empty()) std::cerr << "litmus: warning: " << why << "\n";
   return limit;
 }
@@ -313,8 +313,12 @@ void addModelOptions(CLI::App* cmd, Args& a) {
                       "); a test that needs more is reported Unknown (exit 3)")
       ->type_name("SIZE")
       ->check([](const std::string& v) {
-        return cli::parseMemorySize(v) ? std::string()
-                                       : "bad value '" + v + "' (a size such as 512M, 4G, 1048576, or none)";
+        const auto n = cli::parseMemorySize(v);
+        if (!n) return "bad value '" + v + "' (a size such as 512M, 4G, 1073741824, or none)";
+        if (*n && *n < cli::kMinMemoryLimit)
+          return "bad value '" + v + "' (at least " + checker::formatBytes(cli::kMinMemoryLimit) +
+                 ": Z3 needs about 20 MiB for itself; 0 or none for no limit)";
+        return std::string();
       });
 }
 

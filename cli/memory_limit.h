@@ -1,17 +1,18 @@
-// --max-memory: the size syntax, the default (a fraction of the machine's memory) and the cap
-// itself, an RLIMIT_AS on the whole process. Header-only, like exit_code.h, so that the unit tests
-// check the very parsing the program uses.
+// --max-memory: the size syntax, the default (a fraction of the machine's memory) and the limits
+// that enforce it. Header-only, like exit_code.h, so that the unit tests check the very parsing
+// the program uses.
 //
-// Why the address-space limit and nothing finer: both engines allocate through malloc (the
-// explicit engine through the C++ containers, Z3 through its own allocator on top of malloc), and
-// a capped address space makes every one of those allocations fail cleanly: operator new throws
-// std::bad_alloc, Z3 answers "out of memory". checker::check turns either into Unknown. Z3's own
+// Two limits: an RLIMIT_AS on the whole process, under which every allocation fails cleanly
+// (operator new throws std::bad_alloc, Z3's allocator on top of malloc answers "out of memory"),
+// and a count of the C++ heap (cli/heap_limit.cpp) that stops our own allocations short of it,
+// keeping room for Z3. checker::check turns either failure into Unknown. Z3's own
 // `memory_max_size` was tried and rejected (docs/performance.md, "Limits").
 #pragma once
 
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <fstream>
@@ -93,39 +94,50 @@ inline uint64_t machineMemoryBytes() {
 // (`ctest -j2`), so that the kernel's OOM killer never has to choose. 0 (no limit) if unknown.
 inline uint64_t defaultMemoryLimit() { return machineMemoryBytes() / 2; }
 
-// Caps the address space of this process at what it holds now plus `bytes`, so that the limit
-// counts what checking allocates, not the program's own code and libraries (about 40 MiB).
-// A lower limit already in force (`ulimit -v`) is kept. Returns the bytes checking may
-// allocate under the limit in force (what a "memory limit of N exceeded" message names), or 0
-// where nothing is enforced: `bytes` is 0, or this is an AddressSanitizer build (`why` says so).
-inline uint64_t limitAddressSpace(uint64_t bytes, std::string& why) {
+// The C++ heap limit (cli/heap_limit.cpp, in the program only): operator new refuses an
+// allocation that would take the bytes it has handed out past `bytes` (0: no limit).
+void setHeapLimit(uint64_t bytes);
+uint64_t heapInUse();
+
+// What the address-space limit keeps back from our own allocations for Z3, which allocates
+// outside operator new: a context needs about 20 MiB, and Z3's C++ API crashes when it cannot
+// get them (cli/heap_limit.cpp). Hence also the smallest --max-memory.
+inline constexpr uint64_t kZ3Reserve = 32ull << 20;
+inline constexpr uint64_t kMinMemoryLimit = 2 * kZ3Reserve;
+
+// Puts a --max-memory of `bytes` in force for the rest of the process, counted from what it holds
+// now (the program's code and libraries, about 40 MiB, are not checking's): the address space
+// may grow by `bytes` (RLIMIT_AS; every allocation, Z3's included, fails cleanly past it), and
+// the C++ heap by `bytes` less kZ3Reserve. A tighter address-space limit already in force
+// (`ulimit -v`) is kept and sets both. Returns the bytes checking may use under the limits now in
+// force, what a "memory limit of N exceeded" message names; 0 when `bytes` is 0 (no limit).
+// In an AddressSanitizer build only the heap limit applies, and `why` says so.
+inline uint64_t applyMemoryLimit(uint64_t bytes, std::string& why) {
   if (bytes == 0) return 0;
+  uint64_t allowed = bytes;
   if (kAddressSanitizer) {
-    why = "--max-memory is not enforced in an AddressSanitizer build (its shadow memory needs "
-          "terabytes of address space)";
-    return 0;
+    why = "in an AddressSanitizer build --max-memory limits only the C++ heap, not Z3's memory "
+          "(the sanitizer's shadow memory needs terabytes of address space)";
+  } else {
+    std::ifstream statm("/proc/self/statm");
+    uint64_t pages = 0;
+    statm >> pages;
+    const uint64_t held = pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    rlimit lim{};
+    if (getrlimit(RLIMIT_AS, &lim) == 0) {
+      if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur <= held + bytes) {
+        allowed = lim.rlim_cur > held ? lim.rlim_cur - held : 0;  // already tighter: keep it
+      } else {
+        lim.rlim_cur = held + bytes;
+        if (lim.rlim_max != RLIM_INFINITY && lim.rlim_cur > lim.rlim_max) lim.rlim_cur = lim.rlim_max;
+        if (setrlimit(RLIMIT_AS, &lim) == 0) allowed = lim.rlim_cur - held;
+        else why = "cannot limit the address space; --max-memory limits only the C++ heap";
+      }
+    }
   }
-  std::ifstream statm("/proc/self/statm");
-  uint64_t pages = 0;
-  statm >> pages;
-  const uint64_t held = pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  rlimit lim{};
-  if (getrlimit(RLIMIT_AS, &lim) != 0) {
-    why = "cannot read the address-space limit";
-    return 0;
-  }
-  uint64_t want = held + bytes < held ? RLIM_INFINITY : held + bytes;
-  if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur <= want) {
-    // Already tighter: report what it leaves.
-    return lim.rlim_cur > held ? lim.rlim_cur - held : 1;
-  }
-  if (lim.rlim_max != RLIM_INFINITY && want > lim.rlim_max) want = lim.rlim_max;
-  lim.rlim_cur = want;
-  if (setrlimit(RLIMIT_AS, &lim) != 0) {
-    why = "cannot set the address-space limit";
-    return 0;
-  }
-  return want - held;
+  const uint64_t reserve = std::min(kZ3Reserve, allowed / 2);
+  setHeapLimit(heapInUse() + allowed - reserve);
+  return allowed ? allowed : 1;
 }
 
 }  // namespace cli

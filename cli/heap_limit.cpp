@@ -1,0 +1,69 @@
+// The C++ heap of `litmus`, counted: the program's replacement of the global operator new and
+// delete (only this binary's; the unit tests keep the standard ones).
+//
+// Why, beside the address-space limit (cli/memory_limit.h): Z3 allocates with malloc, outside
+// operator new, and its C++ API crashes (a null context handed to Z3_set_error_handler) when a
+// context cannot be created for want of about 20 MiB. Under an address-space limit alone, the
+// symbolic engine's own data could leave less than that and the next context would crash the
+// program instead of ending the test Unknown. Counting our allocations and refusing them past the
+// limit less a reserve keeps that reserve for Z3. It also works in AddressSanitizer builds,
+// where the address space cannot be capped.
+//
+// The counter is the one piece of global mutable state in the program: operator new is global by
+// definition. It is atomic, so threads (Z3's timer) may allocate freely.
+#include <malloc.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <new>
+
+#include "cli/memory_limit.h"
+
+namespace {
+
+std::atomic<size_t> g_heapUsed{0};
+std::atomic<size_t> g_heapCap{std::numeric_limits<size_t>::max()};
+
+}  // namespace
+
+namespace cli {
+
+void setHeapLimit(uint64_t bytes) {
+  g_heapCap.store(bytes ? static_cast<size_t>(bytes) : std::numeric_limits<size_t>::max(),
+                  std::memory_order_relaxed);
+}
+
+uint64_t heapInUse() { return g_heapUsed.load(std::memory_order_relaxed); }
+
+}  // namespace cli
+
+// The other forms (new[], nothrow, sized delete) of libstdc++ forward to these two. The aligned
+// forms allocate and free on their own, uncounted; nothing in litmus over-aligns.
+void* operator new(std::size_t n) {
+  if (n == 0) n = 1;
+  for (;;) {
+    if (g_heapUsed.load(std::memory_order_relaxed) + n > g_heapCap.load(std::memory_order_relaxed))
+      throw std::bad_alloc();
+    if (void* p = std::malloc(n)) {
+      g_heapUsed.fetch_add(malloc_usable_size(p), std::memory_order_relaxed);
+      return p;
+    }
+    // What the standard operator new does when malloc fails.
+    std::new_handler handler = std::get_new_handler();
+    if (!handler) throw std::bad_alloc();
+    handler();
+  }
+}
+
+void operator delete(void* p) noexcept {
+  if (!p) return;
+  g_heapUsed.fetch_sub(malloc_usable_size(p), std::memory_order_relaxed);
+  std::free(p);
+}
+
+void* operator new[](std::size_t n) { return ::operator new(n); }
+void operator delete[](void* p) noexcept { ::operator delete(p); }
+void operator delete(void* p, std::size_t) noexcept { ::operator delete(p); }
+void operator delete[](void* p, std::size_t) noexcept { ::operator delete(p); }
