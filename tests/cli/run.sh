@@ -522,6 +522,19 @@ lit check --max-memory 256M "$t"
 check $? "check --max-memory 256M on the TMA pipeline: a verdict or Unknown (memory), no crash" \
   "$(ran check --max-memory 256M "$t")"
 
+# Limits around the point where the symbolic engine's own data leaves Z3 too little for a new
+# context (at 64M here), which crashed the program before the C++ heap kept room for Z3: each
+# run ends with a verdict or Unknown, never a crash.
+e=memory-blowup/many-states-14.yaml
+crashed=""
+for lim in 64 68 72 76 80 88 96; do
+  lit check --engine smt --max-memory ${lim}M "$e"
+  { [ "$RC" -eq 0 ] || [ "$RC" -eq 3 ]; } && grep -q '^Observation many-states-14 ' "$OUT" ||
+    crashed="$crashed ${lim}M:exit-$RC"
+done
+[ -z "$crashed" ]
+check $? "check --engine smt --max-memory 64M..96M on $e: never a crash" "crashed at:$crashed"
+
 for cmd in check suite; do
   usage "bad size" "litmus $cmd" \
     "litmus $cmd: --max-memory: bad value 'lots' (a size such as 512M, 4G, 1073741824, or none)" \
