@@ -147,6 +147,11 @@ Result check(const litmus::Test& test, const Options& options) {
     if (std::string(e.msg()) != kZ3OutOfMemory) throw;
     r = outOfMemory(test, options);
   }
+  // Z3 out of memory inside a check answers unknown; an engine that passes Z3's reason on makes
+  // it the limit's message too.
+  if (r.outcome.status != litmus::Status::Done &&
+      r.outcome.statusDetail.find(kZ3OutOfMemory) != std::string::npos)
+    r = outOfMemory(test, options);
   if (r.outcome.status != litmus::Status::Done) dropPartialResults(r);
   r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
