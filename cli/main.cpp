@@ -57,7 +57,8 @@ error. Over several tests the most severe wins: 4 > 2 > 1 > 3 > 0.)";
 uint64_t applyMaxMemory(const Args& a) {
   const uint64_t want = a.maxMemory.empty() ? cli::defaultMemoryLimit() : *cli::parseMemorySize(a.maxMemory);
   std::string why;
-  const uint64_t limit = cli::applyMemoryLimit(want, why);
+  const uint64_t limit = cli::limitAddressSpace(want, why);
+  if (limit) cli::setHeapLimit(cli::heapInUse() + cli::heapShare(limit));
   if (!why.empty() && !a.maxMemory.empty()) std::cerr << "litmus: warning: " << why << "\n";
   return limit;
 }

@@ -94,8 +94,8 @@ inline uint64_t machineMemoryBytes() {
 // (`ctest -j2`), so that the kernel's OOM killer never has to choose. 0 (no limit) if unknown.
 inline uint64_t defaultMemoryLimit() { return machineMemoryBytes() / 2; }
 
-// The C++ heap limit (cli/heap_limit.cpp, in the program only): operator new refuses an
-// allocation that would take the bytes it has handed out past `bytes` (0: no limit).
+// The C++ heap limit (cli/heap_limit.cpp, in the program only, not in the unit tests): operator
+// new refuses an allocation that would take the bytes it has handed out past `bytes` (0: none).
 void setHeapLimit(uint64_t bytes);
 uint64_t heapInUse();
 
@@ -105,39 +105,42 @@ uint64_t heapInUse();
 inline constexpr uint64_t kZ3Reserve = 32ull << 20;
 inline constexpr uint64_t kMinMemoryLimit = 2 * kZ3Reserve;
 
-// Puts a --max-memory of `bytes` in force for the rest of the process, counted from what it holds
-// now (the program's code and libraries, about 40 MiB, are not checking's): the address space
-// may grow by `bytes` (RLIMIT_AS; every allocation, Z3's included, fails cleanly past it), and
-// the C++ heap by `bytes` less kZ3Reserve. A tighter address-space limit already in force
-// (`ulimit -v`) is kept and sets both. Returns the bytes checking may use under the limits now in
-// force, what a "memory limit of N exceeded" message names; 0 when `bytes` is 0 (no limit).
-// In an AddressSanitizer build only the heap limit applies, and `why` says so.
-inline uint64_t applyMemoryLimit(uint64_t bytes, std::string& why) {
+// Caps the address space (RLIMIT_AS) at what the process holds now plus `bytes`, so that the
+// limit counts what checking allocates, not the program's code and libraries (about 40 MiB). A
+// tighter limit already in force (`ulimit -v`) is kept. Returns the bytes checking may use under
+// the limit now in force, what a "memory limit of N exceeded" message names; 0 when `bytes` is 0
+// (no limit). Where the address space cannot be capped (AddressSanitizer builds, a failing
+// setrlimit) it returns `bytes`, which then only the heap limit enforces, and `why` says so.
+inline uint64_t limitAddressSpace(uint64_t bytes, std::string& why) {
   if (bytes == 0) return 0;
-  uint64_t allowed = bytes;
+  const char* onlyHeap = "; --max-memory limits only the C++ heap, not Z3's memory";
   if (kAddressSanitizer) {
-    why = "in an AddressSanitizer build --max-memory limits only the C++ heap, not Z3's memory "
-          "(the sanitizer's shadow memory needs terabytes of address space)";
-  } else {
-    std::ifstream statm("/proc/self/statm");
-    uint64_t pages = 0;
-    statm >> pages;
-    const uint64_t held = pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-    rlimit lim{};
-    if (getrlimit(RLIMIT_AS, &lim) == 0) {
-      if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur <= held + bytes) {
-        allowed = lim.rlim_cur > held ? lim.rlim_cur - held : 0;  // already tighter: keep it
-      } else {
-        lim.rlim_cur = held + bytes;
-        if (lim.rlim_max != RLIM_INFINITY && lim.rlim_cur > lim.rlim_max) lim.rlim_cur = lim.rlim_max;
-        if (setrlimit(RLIMIT_AS, &lim) == 0) allowed = lim.rlim_cur - held;
-        else why = "cannot limit the address space; --max-memory limits only the C++ heap";
-      }
-    }
+    why = std::string("an AddressSanitizer build cannot cap its address space (its shadow memory "
+                      "needs terabytes)") + onlyHeap;
+    return bytes;
   }
-  const uint64_t reserve = std::min(kZ3Reserve, allowed / 2);
-  setHeapLimit(heapInUse() + allowed - reserve);
-  return allowed ? allowed : 1;
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0;
+  statm >> pages;
+  const uint64_t held = pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  rlimit lim{};
+  if (getrlimit(RLIMIT_AS, &lim) != 0) {
+    why = std::string("cannot read the address-space limit") + onlyHeap;
+    return bytes;
+  }
+  if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur <= held + bytes)
+    return lim.rlim_cur > held ? lim.rlim_cur - held : 1;  // already tighter: keep it
+  lim.rlim_cur = held + bytes;
+  if (lim.rlim_max != RLIM_INFINITY && lim.rlim_cur > lim.rlim_max) lim.rlim_cur = lim.rlim_max;
+  if (setrlimit(RLIMIT_AS, &lim) != 0) {
+    why = std::string("cannot cap the address space") + onlyHeap;
+    return bytes;
+  }
+  return lim.rlim_cur - held;
 }
+
+// What the C++ heap may grow by under a limit of `allowed` bytes: all but kZ3Reserve (or half,
+// for a limit too small to spare it), so that our own data never leaves Z3 without a context.
+inline uint64_t heapShare(uint64_t allowed) { return allowed - std::min(kZ3Reserve, allowed / 2); }
 
 }  // namespace cli
