@@ -6,8 +6,7 @@
 // context cannot be created for want of about 20 MiB. Under an address-space limit alone, the
 // symbolic engine's own data could leave less than that and the next context would crash the
 // program instead of ending the test Unknown. Counting our allocations and refusing them past the
-// limit less a reserve keeps that reserve for Z3. It also works in AddressSanitizer builds,
-// where the address space cannot be capped.
+// limit less a reserve keeps that reserve for Z3.
 //
 // The counter is the one piece of global mutable state in the program: operator new is global by
 // definition. It is atomic, so threads (Z3's timer) may allocate freely.
@@ -23,13 +22,20 @@
 
 namespace {
 
-std::atomic<size_t> g_heapUsed{0};
-std::atomic<size_t> g_heapCap{std::numeric_limits<size_t>::max()};
+[[maybe_unused]] std::atomic<size_t> g_heapUsed{0};
+[[maybe_unused]] std::atomic<size_t> g_heapCap{std::numeric_limits<size_t>::max()};
 
 }  // namespace
 
 namespace cli {
 
+#if LITMUS_ASAN_BUILD
+// AddressSanitizer has its own operator new, which memory allocated in shared libraries (yaml-cpp)
+// reaches; a replacement here would free it with the wrong deallocator. No heap limit there.
+void setHeapLimit(uint64_t) {}
+uint64_t heapInUse() { return 0; }
+}  // namespace cli
+#else
 void setHeapLimit(uint64_t bytes) {
   g_heapCap.store(bytes ? static_cast<size_t>(bytes) : std::numeric_limits<size_t>::max(),
                   std::memory_order_relaxed);
@@ -38,7 +44,6 @@ void setHeapLimit(uint64_t bytes) {
 uint64_t heapInUse() { return g_heapUsed.load(std::memory_order_relaxed); }
 
 }  // namespace cli
-
 // The other forms (new[], nothrow, sized delete) of libstdc++ forward to these two. The aligned
 // forms allocate and free on their own, uncounted; nothing in litmus over-aligns.
 void* operator new(std::size_t n) {
@@ -67,3 +72,4 @@ void* operator new[](std::size_t n) { return ::operator new(n); }
 void operator delete[](void* p) noexcept { ::operator delete(p); }
 void operator delete(void* p, std::size_t) noexcept { ::operator delete(p); }
 void operator delete[](void* p, std::size_t) noexcept { ::operator delete(p); }
+#endif

@@ -25,16 +25,16 @@ namespace cli {
 
 // AddressSanitizer reserves terabytes of shadow address space: an RLIMIT_AS would break it.
 #if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kAddressSanitizer = true;
+#define LITMUS_ASAN_BUILD 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-inline constexpr bool kAddressSanitizer = true;
-#else
-inline constexpr bool kAddressSanitizer = false;
+#define LITMUS_ASAN_BUILD 1
 #endif
-#else
-inline constexpr bool kAddressSanitizer = false;
 #endif
+#ifndef LITMUS_ASAN_BUILD
+#define LITMUS_ASAN_BUILD 0
+#endif
+inline constexpr bool kAddressSanitizer = LITMUS_ASAN_BUILD;
 
 // "512M", "4G", "64k", "1T", plain bytes "1048576"; suffixes are binary (M = 2^20) and may end in
 // "iB" or "B" ("512MiB", "512MB"). "0" and "none" mean no limit (0). nullopt: not a size.
@@ -109,16 +109,17 @@ inline constexpr uint64_t kMinMemoryLimit = 2 * kZ3Reserve;
 // limit counts what checking allocates, not the program's code and libraries (about 40 MiB). A
 // tighter limit already in force (`ulimit -v`) is kept. Returns the bytes checking may use under
 // the limit now in force, what a "memory limit of N exceeded" message names; 0 when `bytes` is 0
-// (no limit). Where the address space cannot be capped (AddressSanitizer builds, a failing
-// setrlimit) it returns `bytes`, which then only the heap limit enforces, and `why` says so.
+// (no limit). Where the address space cannot be capped (a failing setrlimit) it returns `bytes`,
+// which then only the heap limit enforces, and `why` says so; in AddressSanitizer builds nothing
+// is enforced: 0, and `why` says so.
 inline uint64_t limitAddressSpace(uint64_t bytes, std::string& why) {
   if (bytes == 0) return 0;
-  const char* onlyHeap = "; --max-memory limits only the C++ heap, not Z3's memory";
   if (kAddressSanitizer) {
-    why = std::string("an AddressSanitizer build cannot cap its address space (its shadow memory "
-                      "needs terabytes)") + onlyHeap;
-    return bytes;
+    why = "--max-memory is not enforced in an AddressSanitizer build (its shadow memory needs "
+          "terabytes of address space)";
+    return 0;
   }
+  const char* onlyHeap = "; --max-memory limits only the C++ heap, not Z3's memory";
   std::ifstream statm("/proc/self/statm");
   uint64_t pages = 0;
   statm >> pages;
