@@ -21,8 +21,8 @@ struct Options {
   Engine engine = Engine::Auto;
   int unroll = 2;                 // backward jumps allowed per branch instruction
   double timeoutSeconds = 0;      // 0: none
-  // The memory the caller let checking allocate (the CLI's --max-memory, an address-space limit
-  // it sets on the process); 0: none. The checker enforces nothing itself: it names this limit
+  // The memory the caller let checking allocate (the CLI's --max-memory, limits it sets on the
+  // whole process); 0: none. The checker enforces nothing itself: it names this limit
   // when an allocation fails and the test ends Unknown.
   uint64_t maxMemoryBytes = 0;
   bool witnesses = false;         // keep one execution per allowed state (for --graph)
