@@ -4,7 +4,11 @@
 #include "checker/explicit_engine.h"
 #include "checker/smt_engine.h"
 
+#include <z3++.h>
+
 #include <chrono>
+#include <iomanip>
+#include <new>
 #include <set>
 #include <sstream>
 
@@ -24,6 +28,19 @@ std::optional<Engine> parseEngine(const std::string& s) {
   for (Engine e : {Engine::Auto, Engine::Explicit, Engine::Smt, Engine::Both})
     if (s == toString(e)) return e;
   return std::nullopt;
+}
+
+std::string formatBytes(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 6) v /= 1024, ++u;
+  std::ostringstream os;
+  // Whole numbers as they are ("64 MiB"); others to one decimal ("5.5 GiB").
+  if (v == static_cast<double>(static_cast<uint64_t>(v))) os << static_cast<uint64_t>(v);
+  else os << std::fixed << std::setprecision(1) << v;
+  os << " " << kUnits[u];
+  return os.str();
 }
 
 namespace {
@@ -58,19 +75,37 @@ Result checkBoth(const litmus::Test& test, const Options& options, const Deadlin
 // enumeration grows faster than the solver's work.
 constexpr size_t kAutoSmtInstructions = 40;
 
+// The engine that checks the test; Auto decides by size.
+Engine chooseEngine(const litmus::Test& test, const Options& options) {
+  if (options.engine != Engine::Auto) return options.engine;
+  size_t instrs = 0;
+  for (const auto& th : test.threads) instrs += th.code.size();
+  return instrs > kAutoSmtInstructions ? Engine::Smt : Engine::Explicit;
+}
+
 Result dispatch(const litmus::Test& test, const Options& options, const Deadline& deadline) {
-  switch (options.engine) {
-    case Engine::Auto: {
-      size_t instrs = 0;
-      for (const auto& th : test.threads) instrs += th.code.size();
-      return instrs > kAutoSmtInstructions ? checkSmt(test, options, deadline)
-                                           : checkExplicit(test, options, deadline);
-    }
-    case Engine::Explicit: return checkExplicit(test, options, deadline);
+  switch (chooseEngine(test, options)) {
     case Engine::Smt: return checkSmt(test, options, deadline);
     case Engine::Both: return checkBoth(test, options, deadline);
+    default: return checkExplicit(test, options, deadline);
   }
-  return checkExplicit(test, options, deadline);
+}
+
+// Z3 reports a failed allocation (its allocator found malloc empty-handed) as an exception with
+// this message (Z3_MEMOUT_FAIL) when it happens while terms are built, and as a solver "unknown"
+// with this reason when it happens inside a check.
+constexpr const char* kZ3OutOfMemory = "out of memory";
+
+// A check that ran out of memory: an Unknown outcome that says which limit it hit. By the time
+// this runs, unwinding has released everything the engine held, so building it can allocate.
+Result outOfMemory(const litmus::Test& test, const Options& options) {
+  Result r;
+  describeTest(r.outcome, test, toString(chooseEngine(test, options)), false, options.unroll);
+  r.outcome.status = litmus::Status::Unknown;
+  r.outcome.statusDetail = options.maxMemoryBytes
+                               ? "memory limit of " + formatBytes(options.maxMemoryBytes) + " exceeded"
+                               : std::string("out of memory");
+  return r;
 }
 
 // What an engine found before it gave up is no verdict: an Unknown outcome keeps only what
@@ -89,6 +124,11 @@ void dropPartialResults(Result& r) {
 
 }  // namespace
 
+// Memory: a failed allocation anywhere in an engine (std::bad_alloc from our containers, Z3's
+// "out of memory") unwinds to here and ends the test Unknown with the limit it hit, instead of
+// ending the program; what the engine held is freed by the unwinding, so the next test starts
+// with the memory this one had. The limit itself is the caller's (cli/memory_limit.h).
+//
 // --timeout is one deadline for the whole check (both engines under --engine both). It is kept
 // in-process: engines read the clock in their loops and in every symbolic relation operation,
 // and Z3 gets the time left as its own timeout. Running the engine in a child process killed at
@@ -98,7 +138,20 @@ void dropPartialResults(Result& r) {
 Result check(const litmus::Test& test, const Options& options) {
   const auto t0 = std::chrono::steady_clock::now();
   const Deadline deadline(options.timeoutSeconds);
-  Result r = dispatch(test, options, deadline);
+  Result r;
+  try {
+    r = dispatch(test, options, deadline);
+  } catch (const std::bad_alloc&) {
+    r = outOfMemory(test, options);
+  } catch (const z3::exception& e) {
+    if (std::string(e.msg()) != kZ3OutOfMemory) throw;
+    r = outOfMemory(test, options);
+  }
+  // Z3 out of memory inside a check answers unknown; an engine that passes Z3's reason on makes
+  // it the limit's message too.
+  if (r.outcome.status != litmus::Status::Done &&
+      r.outcome.statusDetail.find(kZ3OutOfMemory) != std::string::npos)
+    r = outOfMemory(test, options);
   if (r.outcome.status != litmus::Status::Done) dropPartialResults(r);
   r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;

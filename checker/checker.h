@@ -3,6 +3,7 @@
 // issue) and a symbolic encoding on Z3.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ struct Options {
   Engine engine = Engine::Auto;
   int unroll = 2;                 // backward jumps allowed per branch instruction
   double timeoutSeconds = 0;      // 0: none
+  // The memory the caller let checking allocate (the CLI's --max-memory, limits it sets on the
+  // whole process); 0: none. The checker enforces nothing itself: it names this limit
+  // when an allocation fails and the test ends Unknown.
+  uint64_t maxMemoryBytes = 0;
   bool witnesses = false;         // keep one execution per allowed state (for --graph)
   bool explain = false;           // for a forbidden condition, find a violating candidate
 };
@@ -62,6 +67,9 @@ struct Result {
 };
 
 Result check(const litmus::Test& test, const Options& options);
+
+// A byte count for people: "64 MiB", "5.5 GiB", "512 bytes".
+std::string formatBytes(uint64_t bytes);
 
 // Named for messages and JSON.
 const char* toString(Engine);

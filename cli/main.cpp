@@ -17,6 +17,7 @@
 #include "checker/checker.h"
 #include "checker/graph.h"
 #include "cli/exit_code.h"
+#include "cli/memory_limit.h"
 #include "cli/run.h"
 #include "cli/version.h"
 #include "litmus/files.h"
@@ -33,6 +34,7 @@ struct Args {
   std::string engine = "auto";
   int unroll = 2;
   double timeout = 0;
+  std::string maxMemory;  // empty: the default (cli::defaultMemoryLimit)
   bool json = false, explain = false;
   std::string graphDir, expected, liveness, junit, helpTopic;
 
@@ -46,8 +48,20 @@ struct Args {
 };
 
 constexpr const char* kExitCodes = R"(Exit status: 0 ok; 1 a check, expectation or run verdict failed; 2 bad input or
-usage; 3 some test unknown (timeout, out of memory, solver unknown) and none failed; 4 internal
+usage; 3 some test unknown (timeout, memory limit, solver unknown) and none failed; 4 internal
 error. Over several tests the most severe wins: 4 > 2 > 1 > 3 > 0.)";
+
+// Puts --max-memory (or its default) in force for the rest of the process, before any test is
+// read; returns what checking may allocate under it (0: no limit), for the Unknown message.
+// An explicit --max-memory that cannot be enforced says so; the default stays quiet.
+uint64_t applyMaxMemory(const Args& a) {
+  const uint64_t want = a.maxMemory.empty() ? cli::defaultMemoryLimit() : *cli::parseMemorySize(a.maxMemory);
+  std::string why;
+  const uint64_t limit = cli::limitAddressSpace(want, why);
+  if (limit) cli::setHeapLimit(cli::heapInUse() + cli::heapShare(limit));
+  if (!why.empty() && !a.maxMemory.empty()) std::cerr << "litmus: warning: " << why << "\n";
+  return limit;
+}
 
 // ---- check ----------------------------------------------------------------------------------
 
@@ -193,6 +207,7 @@ std::vector<litmus::Test> parseAll(const std::vector<std::string>& files, bool& 
 }
 
 int cmdCheck(const Args& a) {
+  const uint64_t maxMemory = applyMaxMemory(a);
   bool bad = false;
   const auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
   if (bad) return cli::kBadInput;
@@ -200,6 +215,7 @@ int cmdCheck(const Args& a) {
   checker::Options opt = a.options();
   opt.witnesses = !a.graphDir.empty();
   opt.explain = a.explain || opt.witnesses;
+  opt.maxMemoryBytes = maxMemory;
   int status = cli::kOk;
   for (const auto& t : tests)
     status = cli::worse(status, cli::guarded([&] { return checkOne(t, a, opt); }, std::cerr, t.file));
@@ -240,6 +256,7 @@ int cmdSuite(const Args& a) {
   if (!a.junit.empty()) requireWritable(a.junit);
   checker::SuiteOptions so;
   so.check = a.options();
+  so.check.maxMemoryBytes = applyMaxMemory(a);
   so.expectedTsv = a.expected;
   so.livenessTsv = a.liveness;
   const bool tty = isatty(STDERR_FILENO);
@@ -288,6 +305,21 @@ void addModelOptions(CLI::App* cmd, Args& a) {
         const double d = std::strtod(v.c_str(), nullptr);
         return std::isfinite(d) && d >= 0 && d <= 1e9 ? std::string()
                                                        : "bad value '" + v + "' (0 to 1e9 seconds)";
+      });
+  const uint64_t byDefault = cli::defaultMemoryLimit();
+  cmd->add_option("--max-memory", a.maxMemory,
+                  "memory checking may allocate, e.g. 512M, 4G or bytes; 0 or none: no limit "
+                  "(default: half of this machine's memory" +
+                      (byDefault ? ", " + checker::formatBytes(byDefault) : std::string()) +
+                      "); a test that needs more is reported Unknown (exit 3)")
+      ->type_name("SIZE")
+      ->check([](const std::string& v) {
+        const auto n = cli::parseMemorySize(v);
+        if (!n) return "bad value '" + v + "' (a size such as 512M, 4G, 1073741824, or none)";
+        if (*n && *n < cli::kMinMemoryLimit)
+          return "bad value '" + v + "' (at least " + checker::formatBytes(cli::kMinMemoryLimit) +
+                 ": Z3 needs about 20 MiB for itself; 0 or none for no limit)";
+        return std::string();
       });
 }
 

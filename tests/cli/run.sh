@@ -436,6 +436,117 @@ else
 fi
 GUARD=20
 
+# --- 6b. memory limit ------------------------------------------------------------------------
+# --max-memory (docs/performance.md, Limits): a test that needs more ends Unknown with the limit
+# it hit, exit 3, its herd block complete and without states; the next test runs normally.
+# memory-limit/ is a corpus in the style of bad-input/: each file's first line gives the
+# options, its second the reason expected. An AddressSanitizer build enforces no memory limit
+# (its shadow memory needs terabytes of address space; the program says so on stderr), so there
+# the checks that need one are skipped, and say so.
+lit check --max-memory 64M golden/CoRR.yaml
+asan=0
+grep -q AddressSanitizer "$ERR" && asan=1
+[ "$RC" -eq 0 ] && grep -qx 'Observation CoRR Never 0 3' "$OUT"
+check $? "check --max-memory 64M on a small test: room enough, exit 0" "$(ran check --max-memory 64M golden/CoRR.yaml)"
+# quiet: stderr empty but for the AddressSanitizer note.
+quiet() { ! grep -v AddressSanitizer "$ERR" | grep -q .; }
+skip() { ok "# SKIP $1: AddressSanitizer build, no memory limit"; }
+nmem=0
+for f in memory-limit/*.yaml; do
+  nmem=$((nmem + 1))
+  args=$(sed -n '1s/^# check: //p' "$f")
+  exp=$(sed -n '2s/^# expect: //p' "$f")
+  name=$(sed -n 's/^name: //p' "$f")
+  if [ "$asan" -eq 1 ]; then
+    skip "$f"
+    continue
+  fi
+  # shellcheck disable=SC2086
+  lit check $args "$f"
+  [ "$RC" -eq 3 ] && grep -qx "Unknown $exp" "$OUT" && grep -qx "Observation $name Unknown" "$OUT" &&
+    grep -q "^Time $name " "$OUT" && ! grep -q '^States' "$OUT" && [ "$(grep -c '^Test ' "$OUT")" -eq 1 ] && quiet
+  check $? "memory limit: check $args $f: Unknown ($exp), exit 3" "$(ran check $args "$f")"
+  # shellcheck disable=SC2086
+  lit check --json $args "$f"
+  [ "$RC" -eq 3 ] && [ "$(wc -l <"$OUT")" -eq 1 ] &&
+    grep -q "^{\"test\":\"$name\",.*\"status\":\"unknown\",\"detail\":\"$exp\"" "$OUT" &&
+    grep -q '"states":\[\]' "$OUT" && quiet
+  check $? "memory limit: check --json $args $f: one line, detail '$exp', exit 3" "$(ran check --json $args "$f")"
+done
+[ "$nmem" -ge 3 ]
+check $? "memory-limit corpus has at least 3 files ($nmem)"
+
+# Whichever limit hits first is the reason: here the deadline, on a test that needs time more than
+# memory (the memory limit first: below).
+lit check --max-memory 64M --timeout 0.5 timeout/coherence-storm.yaml
+[ "$RC" -eq 3 ] && grep -qx 'Unknown timeout after 0.5 s' "$OUT"
+check $? "check --max-memory 64M --timeout 0.5 on a long test: the deadline comes first, exit 3" \
+  "$(ran check --max-memory 64M --timeout 0.5 timeout/coherence-storm.yaml)"
+if [ "$asan" -eq 1 ]; then
+  skip "the memory limit in check, suite, with --timeout, and on memory-blowup/"
+else
+  m=memory-limit/many-states.yaml
+  lit check --max-memory 64M "$m" golden/CoRR.yaml
+  [ "$RC" -eq 3 ] && grep -qx 'Unknown memory limit of 64 MiB exceeded' "$OUT" &&
+    grep -qx 'Observation CoRR Never 0 3' "$OUT"
+  check $? "check: after a test that hit the memory limit the next one runs normally, exit 3" \
+    "$(ran check --max-memory 64M "$m" golden/CoRR.yaml)"
+  lit suite --json --max-memory 64M "$m" golden/CoRR.yaml
+  [ "$RC" -eq 3 ] && [ "$(grep -c '' "$OUT")" -eq 2 ] &&
+    head -n 1 "$OUT" | grep -q '^{"path":"memory-limit/many-states.yaml","verdict":"UNKNOWN",.*"message":"memory limit of 64 MiB exceeded"' &&
+    tail -n 1 "$OUT" | grep -q '^{"path":"golden/CoRR.yaml","verdict":"pass"' &&
+    [ "$(tail -n 1 "$ERR")" = "1 passed, 1 failed (1 unknown)" ]
+  check $? "suite: a test over the memory limit is UNKNOWN, the next one passes, exit 3" \
+    "$(ran suite --json --max-memory 64M "$m" golden/CoRR.yaml)"
+  c=memory-limit/coherence-100-smt.yaml
+  lit suite --engine smt --max-memory 64M "$c" golden/CoRR.yaml
+  [ "$RC" -eq 3 ] && [ "$(head -n 1 "$OUT")" = "UNKNOWN $c: memory limit of 64 MiB exceeded" ] &&
+    [ "$(tail -n 1 "$OUT")" = "1 passed, 1 failed (1 unknown)" ]
+  check $? "suite --engine smt: after Z3 ran out of memory, Z3 checks the next test normally, exit 3" \
+    "$(ran suite --engine smt --max-memory 64M "$c" golden/CoRR.yaml)"
+
+  lit check --max-memory 64M --timeout 60 "$m"
+  [ "$RC" -eq 3 ] && grep -qx 'Unknown memory limit of 64 MiB exceeded' "$OUT"
+  check $? "check --max-memory 64M --timeout 60: the memory limit comes first, exit 3" \
+    "$(ran check --max-memory 64M --timeout 60 "$m")"
+
+  # A test that once ran the engines out of memory (std::bad_alloc, or an OOM kill): a verdict or
+  # Unknown for the memory limit, never a crash.
+  t=memory-blowup/tma-pipeline-S1-K2.yaml
+  lit check --max-memory 256M "$t"
+  { [ "$RC" -eq 0 ] && grep -q '^Observation TMA-pipeline-S1-K2 \(Never\|Sometimes\|Always\)' "$OUT"; } ||
+    { [ "$RC" -eq 3 ] && grep -qx 'Unknown memory limit of 256 MiB exceeded' "$OUT"; }
+  check $? "check --max-memory 256M on the TMA pipeline: a verdict or Unknown (memory), no crash" \
+    "$(ran check --max-memory 256M "$t")"
+
+  # Limits around the point where the symbolic engine's own data leaves Z3 too little for a new
+  # context (at 64M here), which crashed the program before the C++ heap kept room for Z3: each
+  # run ends with a verdict or Unknown, never a crash.
+  e=memory-blowup/many-states-14.yaml
+  crashed=""
+  for lim in 64 68 72 76 80 88 96; do
+    lit check --engine smt --max-memory ${lim}M "$e"
+    { [ "$RC" -eq 0 ] || [ "$RC" -eq 3 ]; } && grep -q '^Observation many-states-14 ' "$OUT" ||
+      crashed="$crashed ${lim}M:exit-$RC"
+  done
+  [ -z "$crashed" ]
+  check $? "check --engine smt --max-memory 64M..96M on $e: never a crash" "crashed at:$crashed"
+fi
+
+for cmd in check suite; do
+  usage "bad size" "litmus $cmd" \
+    "litmus $cmd: --max-memory: bad value 'lots' (a size such as 512M, 4G, 1073741824, or none)" \
+    $cmd --max-memory lots golden/CoRR.yaml
+  usage "size below the minimum" "litmus $cmd" \
+    "litmus $cmd: --max-memory: bad value '1M' (at least 64 MiB: Z3 needs about 20 MiB for itself; 0 or none for no limit)" \
+    $cmd --max-memory 1M golden/CoRR.yaml
+done
+for v in none 0 4G 4294967296 512MiB; do
+  lit check --max-memory "$v" golden/CoRR.yaml
+  [ "$RC" -eq 0 ] && grep -qx 'Observation CoRR Never 0 3' "$OUT" && quiet
+  check $? "check --max-memory $v: accepted, exit 0" "$(ran check --max-memory "$v" golden/CoRR.yaml)"
+done
+
 # --- 7. bad input -----------------------------------------------------------------------------
 nbad=0
 for f in "$BAD"/*.yaml "$BAD"/*.yml "$BAD"/*.litmus; do
