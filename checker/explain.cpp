@@ -191,6 +191,11 @@ std::vector<Step> witness(const Constraint<BitRel>& c, const std::vector<int>& p
     case model::Shape::Irreflexive: {
       for (int x : prefer)
         if (c.r.get(x, x)) return pathSteps(c.path, x, x);
+      // the preferred event in the middle: x -a-> v -b-> x
+      for (int v : prefer)
+        for (int x = 0; x < c.r.size(); ++x)
+          if (c.path[0].r.get(x, v) && c.path[1].r.get(v, x))
+            return {{x, v, nameOf(c.path[0], x, v)}, {v, x, nameOf(c.path[1], v, x)}};
       for (int x = 0; x < c.r.size(); ++x)
         if (c.r.get(x, x)) return pathSteps(c.path, x, x);
       return {};
@@ -205,10 +210,19 @@ std::vector<Step> witness(const Constraint<BitRel>& c, const std::vector<int>& p
   return {};
 }
 
-std::vector<int> conditionEvents(const litmus::Test& test, const Execution& x) {
+std::vector<litmus::Term> focusTerms(const litmus::Test& test,
+                                     const std::optional<litmus::StatePattern>& state) {
+  if (!state) return litmus::conditionTerms(test.condition);
+  std::vector<litmus::Term> out;
+  for (size_t i = 0; i < test.observed.size() && i < state->values.size(); ++i)
+    if (state->values[i]) out.push_back(test.observed[i]);
+  return out;
+}
+
+std::vector<int> termEvents(const litmus::Test& test, const Execution& x, const std::vector<litmus::Term>& terms) {
   std::vector<int> out;
   const auto& ev = x.graph.events;
-  for (const litmus::Term& term : test.observed) {
+  for (const litmus::Term& term : terms) {
     int found = -1;
     for (int i = 0; i < static_cast<int>(ev.size()); ++i) {
       const model::Event& e = ev[i];
@@ -231,9 +245,9 @@ std::vector<int> conditionEvents(const litmus::Test& test, const Execution& x) {
 
 // Each cause step gets its steps (from the model's relations on the execution), so that an
 // explanation says which release pattern, rf and acquire pattern make up the causality.
-Violation explainViolation(const litmus::Test& test, Execution x, model::Axiom axiom,
-                           const Constraint<BitRel>& c) {
-  std::vector<Step> steps = witness(c, conditionEvents(test, x));
+Violation explainViolation(const litmus::Test& test, const Options& opt, Execution x,
+                           model::Axiom axiom, const Constraint<BitRel>& c) {
+  std::vector<Step> steps = witness(c, termEvents(test, x, focusTerms(test, opt.explainState)));
   const Evaluated m = evaluate(x);
   for (Step& st : steps)
     if (st.relation == "cause" || st.relation == "bc") st.detail = causeSteps(m, st.from, st.to);

@@ -31,9 +31,12 @@ Evaluated evaluate(const Execution& e);
 // Empty when `c` holds.
 std::vector<Step> witness(const model::Constraint<model::BitRel>& c, const std::vector<int>& prefer = {});
 
-// The events the condition's terms read off the execution: per register, the last read of the
-// thread into it; per location, its final (co-maximal) write. In the order of Test::observed.
-std::vector<int> conditionEvents(const litmus::Test& test, const Execution& x);
+// The terms an explanation is about: those of the condition, or those --explain=STATE names.
+std::vector<litmus::Term> focusTerms(const litmus::Test& test,
+                                     const std::optional<litmus::StatePattern>& state);
+// The events behind terms in an execution: per register, the last read of the thread into it; per
+// location, its final (co-maximal) write. In the order of the terms.
+std::vector<int> termEvents(const litmus::Test& test, const Execution& x, const std::vector<litmus::Term>& terms);
 
 // A causality-order edge from -> to of the evaluated execution as a path of steps: an `obs`
 // first where causality starts with observation, then base causality as po and synchronizes-with
@@ -45,7 +48,7 @@ std::vector<Step> causeSteps(const Evaluated& m, int from, int to);
 // One synchronizes-with edge X -> Y broken into its steps as above; empty when it is none.
 std::vector<Step> swSteps(const Evaluated& m, int from, int to);
 
-Violation explainViolation(const litmus::Test& test, Execution x, model::Axiom axiom,
-                           const model::Constraint<model::BitRel>& c);
+Violation explainViolation(const litmus::Test& test, const Options& opt, Execution x,
+                           model::Axiom axiom, const model::Constraint<model::BitRel>& c);
 
 }  // namespace checker

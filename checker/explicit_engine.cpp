@@ -535,8 +535,8 @@ std::optional<Violation> Enumerator::explain(const std::vector<litmus::State>& a
         const litmus::State st = *target;
         ExplicitCheck chk;
         if (model::axioms(cc.s, x, d, chk)) return true;
-        found = explainViolation(test_, Execution{cc.g, x.rf, x.co, x.sc, x.bar, st}, *chk.failed,
-                                 chk.failedOn);
+        found = explainViolation(test_, opt_, Execution{cc.g, x.rf, x.co, x.sc, x.bar, st},
+                                 *chk.failed, chk.failedOn);
         return false;
   });
   return found;

@@ -1,0 +1,252 @@
+#include "checker/explain_sync.h"
+
+#include <ostream>
+#include <set>
+
+#include "checker/explain.h"
+#include "model/relations.h"
+
+namespace checker {
+
+using litmus::Scope;
+using model::BitRel;
+using model::Event;
+
+namespace {
+
+// What the analysis reads: the test (for names), the execution and the model's relations on it.
+struct Ctx {
+  const litmus::Test& test;
+  const Execution& x;
+  Evaluated m;
+
+  const Event& ev(int i) const { return x.graph.events[i]; }
+  std::string name(int i) const { return eventName(test, x, i); }
+  std::string thread(int i) const {
+    return ev(i).thread < 0 ? std::string("the initial state") : test.threads[ev(i).thread].name;
+  }
+  bool bcEq(int a, int b) const { return a == b || m.d.bc.get(a, b); }  // bc?
+  int size() const { return static_cast<int>(x.graph.events.size()); }
+};
+
+// Where `q`'s thread runs as seen from `p`'s: the placement a scope has to cover.
+std::string whereIs(const Event& p, const Event& q) {
+  if (p.gpu != q.gpu) return "on another GPU";
+  if (p.cluster != q.cluster) return "in another CTA and cluster";
+  if (p.cta != q.cta) return "in another CTA of the cluster";
+  return "in the same CTA";
+}
+
+// For each side whose scope leaves the other's thread out (model::inScope), the smallest scope
+// that would include it. Empty when both scopes include the other thread.
+std::vector<std::string> scopeAdvice(const Ctx& c, int p, int q) {
+  std::vector<std::string> out;
+  for (auto [a, b] : {std::pair{p, q}, std::pair{q, p}}) {
+    const Event &ea = c.ev(a), &eb = c.ev(b);
+    if (ea.thread < 0 || eb.thread < 0 || model::inScope(ea, eb)) continue;
+    std::string wider;
+    for (Scope s : {Scope::Cta, Scope::Cluster, Scope::Gpu, Scope::Sys}) {
+      Event widened = ea;
+      widened.scope = s;
+      if (wider.empty() && model::inScope(widened, eb)) wider = litmus::toString(s);
+    }
+    out.push_back("scope ." + std::string(litmus::toString(ea.scope)) + " of " + c.name(a) +
+                  " does not include " + c.thread(b) + " (" + whereIs(ea, eb) + "): use ." + wider);
+  }
+  return out;
+}
+
+// Why p and q are not morally strong: the scope that is too narrow, or the model's own reason
+// (weak, proxies, aliases) for two memory accesses.
+std::vector<std::string> notMorallyStrong(const Ctx& c, int p, int q, const std::string& what) {
+  const Event &a = c.ev(p), &b = c.ev(q);
+  if (a.strong() && b.strong()) {
+    std::vector<std::string> scope = scopeAdvice(c, p, q);
+    if (!scope.empty() && a.proxy == b.proxy && (a.va == b.va || !a.isMem() || !b.isMem())) {
+      for (auto& s : scope) s = what + " are not morally strong: " + s;
+      return scope;
+    }
+  }
+  const std::string why = a.isMem() && b.isMem() ? model::whyNotMorallyStrong(a, b) : "scopes";
+  return {what + " are not morally strong (" + c.name(p) + ", " + c.name(q) + "): " + why};
+}
+
+std::string semWord(const Event& e) {
+  return e.strong() ? "." + std::string(litmus::toString(e.sem)) : std::string("weak");
+}
+
+// Does some release pattern end at the write w and start at or after `a` in causality order?
+// Returns the problem, or "" when one does.
+std::string releaseProblem(const Ctx& c, int a, int w) {
+  const BitRel rel = model::unionOf(model::releasePatterns(c.m.s));
+  int first = -1;
+  for (int v = 0; v < c.size(); ++v) {
+    if (!rel.get(v, w)) continue;
+    if (c.bcEq(a, v)) return "";
+    if (first < 0) first = v;
+  }
+  const std::string t = c.thread(w);
+  if (first >= 0)
+    return "the release pattern of " + c.name(w) + " starts at " + c.name(first) +
+           ", which does not come after " + c.name(a) + " (put the release after it)";
+  if (!c.ev(w).strong())
+    return c.name(w) + " is weak, and a release pattern ends in a strong write (make it .release)";
+  return c.name(w) + " is not a release pattern: it is " + semWord(c.ev(w)) +
+         " and no fence.release, fence.acq_rel or fence.sc comes before it in " + t +
+         " (make it .release, or put a fence.acq_rel before it)";
+}
+
+// Does some acquire pattern start at the read r and end at or before `b`?
+std::string acquireProblem(const Ctx& c, int r, int b) {
+  const BitRel acq = model::unionOf(model::acquirePatterns(c.m.s));
+  int last = -1;
+  for (int v = 0; v < c.size(); ++v) {
+    if (!acq.get(r, v)) continue;
+    if (c.bcEq(v, b)) return "";
+    if (last < 0) last = v;
+  }
+  const std::string t = c.thread(r);
+  if (last >= 0)
+    return "the acquire pattern of " + c.name(r) + " ends at " + c.name(last) +
+           ", which does not come before " + c.name(b) + " (put the acquire before it)";
+  if (!c.ev(r).strong())
+    return c.name(r) + " is weak, and an acquire pattern starts with a strong read (make it .acquire)";
+  return c.name(r) + " is not an acquire pattern: it is " + semWord(c.ev(r)) +
+         " and no fence.acquire, fence.acq_rel or fence.sc comes after it in " + t +
+         " (make it .acquire, or put a fence.acq_rel after it)";
+}
+
+// The rf edge w -> r between threads, with a on w's side and b on r's side: which step of
+// synchronizes-with (§8.9.4) fails.
+Bridge diagnose(const Ctx& c, int a, int b, int w, int r) {
+  Bridge br{w, r, {}};
+  if (std::string p = releaseProblem(c, a, w); !p.empty()) br.problems.push_back(p);
+  if (std::string p = acquireProblem(c, r, b); !p.empty()) br.problems.push_back(p);
+  if (!c.m.d.obs.get(w, r)) {
+    for (auto& p : notMorallyStrong(c, w, r, "the write and the read")) br.problems.push_back(p);
+  } else if (br.problems.empty()) {
+    // Both patterns exist and the rf is observation: their ends are not morally strong.
+    const BitRel rel = model::unionOf(model::releasePatterns(c.m.s));
+    const BitRel acq = model::unionOf(model::acquirePatterns(c.m.s));
+    for (int p = 0; p < c.size() && br.problems.empty(); ++p)
+      for (int q = 0; q < c.size() && br.problems.empty(); ++q)
+        if (rel.get(p, w) && c.bcEq(a, p) && acq.get(r, q) && c.bcEq(q, b) && !c.m.s.ms.get(p, q))
+          br.problems = notMorallyStrong(c, p, q, "the release and the acquire");
+  }
+  return br;
+}
+
+bool isScFence(const Event& e) { return e.isFence() && e.sem == litmus::Sem::Sc; }
+
+// Without an rf to synchronize through, only Fence-SC order (a fence.sc in each thread) can
+// order two threads: say which is missing, too narrow, or ordered the other way.
+std::string withoutRf(const Ctx& c, int a, int b) {
+  const std::string lead = "no rf edge leads from " + c.thread(a) + " (at or after " + c.name(a) +
+                           ") to " + c.thread(b) + " (at or before " + c.name(b) + ")";
+  int f1 = -1, f2 = -1;
+  for (int v = 0; v < c.size(); ++v) {
+    if (isScFence(c.ev(v)) && f1 < 0 && c.m.d.bc.get(a, v)) f1 = v;
+    if (isScFence(c.ev(v)) && f2 < 0 && c.m.d.bc.get(v, b)) f2 = v;
+  }
+  if (f1 < 0 || f2 < 0)
+    return lead + ", and no fence.sc " + (f1 < 0 ? "after it in " + c.thread(a) : "before it in " + c.thread(b)) +
+           " could order them in Fence-SC order";
+  if (!c.m.s.ms.get(f1, f2)) {
+    auto why = notMorallyStrong(c, f1, f2, "the fence.sc pair");
+    return lead + "; " + why.front();
+  }
+  return lead + "; the fences " + c.name(f1) + " and " + c.name(f2) +
+         " are ordered the other way in Fence-SC order in this execution";
+}
+
+// Base causality a -> b holds but is not causality: the accesses use different proxies or
+// addresses, and no proxy fence chain turns one view into the other (§8.9.5).
+std::string proxyNote(const Ctx& c, int a, int b) {
+  const Event &ea = c.ev(a), &eb = c.ev(b);
+  const std::string how = ea.proxy != eb.proxy
+                              ? std::string("the ") + litmus::toString(ea.proxy) + " proxy and the " +
+                                    litmus::toString(eb.proxy) + " proxy"
+                              : std::string("two addresses of one location (aliases)");
+  const litmus::Proxy other = ea.proxy == litmus::Proxy::Generic ? eb.proxy : ea.proxy;
+  const std::string fence = ea.proxy == eb.proxy ? "fence.proxy.alias"
+                                                 : "fence.proxy." + std::string(litmus::toString(other));
+  return "base causality orders " + c.name(a) + " before " + c.name(b) +
+         ", but they access the location through " + how +
+         ", and no proxy fence between them makes it causality order (" + fence + ")";
+}
+
+SyncGap analyse(const Ctx& c, int a, int b, const std::string& closing, model::Axiom axiom) {
+  SyncGap g{a, b, closing, axiom, {}, {}};
+  if (c.m.d.bc.get(a, b)) {
+    g.note = proxyNote(c, a, b);
+    return g;
+  }
+  for (auto [w, r] : c.x.rf.edges()) {
+    const Event &ew = c.ev(w), &er = c.ev(r);
+    if (ew.thread < 0 || ew.thread == er.thread || !c.bcEq(a, w) || !c.bcEq(r, b)) continue;
+    g.bridges.push_back(diagnose(c, a, b, w, r));
+  }
+  if (g.bridges.empty()) g.note = withoutRf(c, a, b);
+  return g;
+}
+
+}  // namespace
+
+std::vector<SyncGap> syncGaps(const litmus::Test& test, const Execution& x,
+                              const std::vector<litmus::Term>& terms) {
+  const Ctx c{test, x, evaluate(x)};
+  const BitRel fr = inv(x.rf) * x.co;
+  std::vector<SyncGap> out;
+  std::set<std::pair<int, int>> seen;
+  // A read that misses another thread's write (fr) is what a stale-read outcome is made of, and
+  // is always reported. A read of another thread's write (rf), or a final write after another
+  // (co), is the usual case; it is reported only where something could have ordered the pair
+  // the other way (an rf edge to synchronize through, or base causality).
+  auto add = [&](int a, int b, const char* closing, model::Axiom axiom) {
+    if (a == b || c.m.d.cause.get(a, b) || !seen.insert({a, b}).second) return;
+    SyncGap g = analyse(c, a, b, closing, axiom);
+    if (std::string(closing) == "fr" || !g.bridges.empty() || c.m.d.bc.get(a, b)) out.push_back(std::move(g));
+  };
+  for (int e : termEvents(test, x, terms)) {
+    for (int v = 0; v < c.size(); ++v) {
+      const bool other = c.ev(v).thread >= 0 && c.ev(v).thread != c.ev(e).thread;
+      if (c.ev(e).isRead() && fr.get(e, v) && other) add(v, e, "fr", model::Axiom::Causality);
+      if (c.ev(e).isRead() && x.rf.get(v, e) && other) add(e, v, "rf", model::Axiom::Causality);
+      if (c.ev(e).isWrite() && x.co.get(v, e) && other) add(e, v, "co", model::Axiom::Coherence);
+    }
+  }
+  return out;
+}
+
+void printWitness(std::ostream& os, const litmus::Test& test, const Execution& x) {
+  const int n = static_cast<int>(x.graph.events.size());
+  for (auto [w, r] : x.rf.edges())
+    os << "  rf  " << eventName(test, x, w) << "  -->  " << eventName(test, x, r) << "\n";
+  // co is a strict order per location: show each write's immediate successor only
+  for (auto [a, b] : x.co.edges()) {
+    if (x.graph.events[a].thread < 0) continue;
+    bool immediate = true;
+    for (int v = 0; v < n && immediate; ++v) immediate = !(x.co.get(a, v) && x.co.get(v, b));
+    if (immediate) os << "  co  " << eventName(test, x, a) << "  -->  " << eventName(test, x, b) << "\n";
+  }
+}
+
+void printGaps(std::ostream& os, const litmus::Test& test, const Execution& x,
+               const std::vector<SyncGap>& gaps) {
+  if (gaps.empty())
+    os << "Nothing is missing: no event of this state misses, or reads ahead of, a write of "
+          "another thread.\n";
+  for (const SyncGap& g : gaps) {
+    os << "Nothing orders " << eventName(test, x, g.from) << " before " << eventName(test, x, g.to)
+       << " in causality order (with it, the " << g.closing << " edge back would violate "
+       << model::axiomName(g.axiom) << "):\n";
+    if (!g.note.empty()) os << "  " << g.note << "\n";
+    for (const Bridge& b : g.bridges) {
+      os << "  the rf " << eventName(test, x, b.write) << " -> " << eventName(test, x, b.read)
+         << " does not synchronize:\n";
+      for (const std::string& p : b.problems) os << "    " << p << "\n";
+    }
+  }
+}
+
+}  // namespace checker
