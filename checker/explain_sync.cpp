@@ -72,65 +72,87 @@ std::vector<std::string> notMorallyStrong(const Ctx& c, int p, int q, const std:
 }
 
 std::string semWord(const Event& e) {
-  return e.strong() ? "." + std::string(litmus::toString(e.sem)) : std::string("weak");
+  if (!e.strong()) return "weak";
+  std::string out = ".";
+  out += litmus::toString(e.sem);
+  return out;
 }
 
-// Does some release pattern end at the write w and start at or after `a` in causality order?
-// Returns the problem, or "" when one does.
-std::string releaseProblem(const Ctx& c, int a, int w) {
-  const BitRel rel = model::unionOf(model::releasePatterns(c.m.s));
+// A kind of pattern as the model defines it (start -> end), with the words its messages use.
+struct Pattern {
+  BitRel r;
+  const char* what;    // "release pattern"
+  const char* fences;  // the fences that make one with a plain access
+  const char* fix;
+};
+
+Pattern releasePattern(const Ctx& c) {
+  return {model::unionOf(model::releasePatterns(c.m.s)), "release pattern",
+          "fence.release, fence.acq_rel or fence.sc comes before it", "make it .release, or put a fence.acq_rel before it"};
+}
+Pattern acquirePattern(const Ctx& c) {
+  return {model::unionOf(model::acquirePatterns(c.m.s)), "acquire pattern",
+          "fence.acquire, fence.acq_rel or fence.sc comes after it", "make it .acquire, or put a fence.acq_rel after it"};
+}
+Pattern barrierRelease(const Ctx& c) {
+  return {model::unionOf(model::barrierReleases(c.m.s)), "releasing arrival",
+          "fence.release, fence.acq_rel or fence.sc comes before it", "drop .relaxed, or put a fence.acq_rel before it"};
+}
+Pattern barrierAcquire(const Ctx& c) {
+  return {model::unionOf(model::barrierAcquires(c.m.s)), "acquiring wait",
+          "fence.acquire, fence.acq_rel or fence.sc comes after it", "use an acquiring wait, or put a fence.acq_rel after it"};
+}
+
+// Why event e is no end of any pattern of p: weak, or no fence of the kind beside it.
+std::string noPattern(const Ctx& c, const Pattern& p, int e) {
+  if (c.ev(e).isMem() && !c.ev(e).strong())
+    return c.name(e) + " is weak and so no " + p.what + " (" + p.fix + ")";
+  return c.name(e) + " is no " + p.what + ": it is " + semWord(c.ev(e)) + " and no " + p.fences +
+         " in " + c.thread(e) + " (" + p.fix + ")";
+}
+
+// Release side: is there a pattern that ends at `end` and starts at or after `a` (bc?)? Returns
+// the problem, or "" when there is one.
+std::string releaseSide(const Ctx& c, const Pattern& p, int a, int end) {
   int first = -1;
   for (int v = 0; v < c.size(); ++v) {
-    if (!rel.get(v, w)) continue;
+    if (!p.r.get(v, end)) continue;
     if (c.bcEq(a, v)) return "";
     if (first < 0) first = v;
   }
-  const std::string t = c.thread(w);
-  if (first >= 0)
-    return "the release pattern of " + c.name(w) + " starts at " + c.name(first) +
-           ", which does not come after " + c.name(a) + " (put the release after it)";
-  if (!c.ev(w).strong())
-    return c.name(w) + " is weak, and a release pattern ends in a strong write (make it .release)";
-  return c.name(w) + " is not a release pattern: it is " + semWord(c.ev(w)) +
-         " and no fence.release, fence.acq_rel or fence.sc comes before it in " + t +
-         " (make it .release, or put a fence.acq_rel before it)";
+  if (first < 0) return noPattern(c, p, end);
+  return std::string("the ") + p.what + " of " + c.name(end) + " starts at " + c.name(first) +
+         ", which does not come after " + c.name(a) + " (put the release after it)";
 }
 
-// Does some acquire pattern start at the read r and end at or before `b`?
-std::string acquireProblem(const Ctx& c, int r, int b) {
-  const BitRel acq = model::unionOf(model::acquirePatterns(c.m.s));
+// Acquire side: is there a pattern that starts at `start` and ends at or before `b`?
+std::string acquireSide(const Ctx& c, const Pattern& p, int start, int b) {
   int last = -1;
   for (int v = 0; v < c.size(); ++v) {
-    if (!acq.get(r, v)) continue;
+    if (!p.r.get(start, v)) continue;
     if (c.bcEq(v, b)) return "";
     if (last < 0) last = v;
   }
-  const std::string t = c.thread(r);
-  if (last >= 0)
-    return "the acquire pattern of " + c.name(r) + " ends at " + c.name(last) +
-           ", which does not come before " + c.name(b) + " (put the acquire before it)";
-  if (!c.ev(r).strong())
-    return c.name(r) + " is weak, and an acquire pattern starts with a strong read (make it .acquire)";
-  return c.name(r) + " is not an acquire pattern: it is " + semWord(c.ev(r)) +
-         " and no fence.acquire, fence.acq_rel or fence.sc comes after it in " + t +
-         " (make it .acquire, or put a fence.acq_rel after it)";
+  if (last < 0) return noPattern(c, p, start);
+  return std::string("the ") + p.what + " of " + c.name(start) + " ends at " + c.name(last) +
+         ", which does not come before " + c.name(b) + " (put the acquire before it)";
 }
 
-// The rf edge w -> r between threads, with a on w's side and b on r's side: which step of
-// synchronizes-with (§8.9.4) fails.
-Bridge diagnose(const Ctx& c, int a, int b, int w, int r) {
-  Bridge br{w, r, {}};
-  if (std::string p = releaseProblem(c, a, w); !p.empty()) br.problems.push_back(p);
-  if (std::string p = acquireProblem(c, r, b); !p.empty()) br.problems.push_back(p);
-  if (!c.m.d.obs.get(w, r)) {
-    for (auto& p : notMorallyStrong(c, w, r, "the write and the read")) br.problems.push_back(p);
+// The edge u -> v (an rf, or an arrival -> a wait its barrier phase completes) between threads,
+// with a on u's side and b on v's: which step of synchronizes-with (§8.9.4) fails. `linked`: the
+// edge itself is observation (rf) or morally strong (bar).
+Bridge diagnose(const Ctx& c, int a, int b, int u, int v, const Pattern& rel, const Pattern& acq,
+                bool linked, const char* kind) {
+  Bridge br{u, v, kind, {}};
+  if (std::string p = releaseSide(c, rel, a, u); !p.empty()) br.problems.push_back(p);
+  if (std::string p = acquireSide(c, acq, v, b); !p.empty()) br.problems.push_back(p);
+  if (!linked) {
+    for (auto& p : notMorallyStrong(c, u, v, std::string("the two ends of the ") + kind)) br.problems.push_back(p);
   } else if (br.problems.empty()) {
-    // Both patterns exist and the rf is observation: their ends are not morally strong.
-    const BitRel rel = model::unionOf(model::releasePatterns(c.m.s));
-    const BitRel acq = model::unionOf(model::acquirePatterns(c.m.s));
+    // Both patterns exist and the edge links them: their ends are not morally strong.
     for (int p = 0; p < c.size() && br.problems.empty(); ++p)
       for (int q = 0; q < c.size() && br.problems.empty(); ++q)
-        if (rel.get(p, w) && c.bcEq(a, p) && acq.get(r, q) && c.bcEq(q, b) && !c.m.s.ms.get(p, q))
+        if (rel.r.get(p, u) && c.bcEq(a, p) && acq.r.get(v, q) && c.bcEq(q, b) && !c.m.s.ms.get(p, q))
           br.problems = notMorallyStrong(c, p, q, "the release and the acquire");
   }
   return br;
@@ -141,7 +163,7 @@ bool isScFence(const Event& e) { return e.isFence() && e.sem == litmus::Sem::Sc;
 // Without an rf to synchronize through, only Fence-SC order (a fence.sc in each thread) can
 // order two threads: say which is missing, too narrow, or ordered the other way.
 std::string withoutRf(const Ctx& c, int a, int b) {
-  const std::string lead = "no rf edge leads from " + c.thread(a) + " (at or after " + c.name(a) +
+  const std::string lead = "no rf or barrier leads from " + c.thread(a) + " (at or after " + c.name(a) +
                            ") to " + c.thread(b) + " (at or before " + c.name(b) + ")";
   int f1 = -1, f2 = -1;
   for (int v = 0; v < c.size(); ++v) {
@@ -181,10 +203,15 @@ SyncGap analyse(const Ctx& c, int a, int b, const std::string& closing, model::A
     g.note = proxyNote(c, a, b);
     return g;
   }
+  const Pattern rel = releasePattern(c), acq = acquirePattern(c);
   for (auto [w, r] : c.x.rf.edges()) {
-    const Event &ew = c.ev(w), &er = c.ev(r);
-    if (ew.thread < 0 || ew.thread == er.thread || !c.bcEq(a, w) || !c.bcEq(r, b)) continue;
-    g.bridges.push_back(diagnose(c, a, b, w, r));
+    if (c.ev(w).thread < 0 || c.ev(w).thread == c.ev(r).thread || !c.bcEq(a, w) || !c.bcEq(r, b)) continue;
+    g.bridges.push_back(diagnose(c, a, b, w, r, rel, acq, c.m.d.obs.get(w, r), "rf"));
+  }
+  const Pattern barRel = barrierRelease(c), barAcq = barrierAcquire(c);
+  for (auto [u, v] : c.x.bar.edges()) {
+    if (c.ev(u).thread == c.ev(v).thread || !c.bcEq(a, u) || !c.bcEq(v, b)) continue;
+    g.bridges.push_back(diagnose(c, a, b, u, v, barRel, barAcq, c.m.s.ms.get(u, v), "barrier"));
   }
   if (g.bridges.empty()) g.note = withoutRf(c, a, b);
   return g;
@@ -242,7 +269,7 @@ void printGaps(std::ostream& os, const litmus::Test& test, const Execution& x,
        << model::axiomName(g.axiom) << "):\n";
     if (!g.note.empty()) os << "  " << g.note << "\n";
     for (const Bridge& b : g.bridges) {
-      os << "  the rf " << eventName(test, x, b.write) << " -> " << eventName(test, x, b.read)
+      os << "  the " << b.kind << " " << eventName(test, x, b.from) << " -> " << eventName(test, x, b.to)
          << " does not synchronize:\n";
       for (const std::string& p : b.problems) os << "    " << p << "\n";
     }

@@ -17,10 +17,12 @@
 
 namespace checker {
 
-// An rf edge that could carry the missing synchronization, and why it does not.
+// An edge that could carry the missing synchronization, and why it does not: an rf (write ->
+// read), or a barrier's arrival -> a wait that its phase completes.
 struct Bridge {
-  int write, read;
-  std::vector<std::string> problems;  // "P0: st.relaxed.gpu.global.u32 [y], 1 is not a release pattern: ..."
+  int from, to;
+  std::string kind;                   // "rf" or "barrier"
+  std::vector<std::string> problems;  // "P0: st.relaxed.gpu.global.u32 [y], 1 is no release pattern: ..."
 };
 
 // `from` is not ordered before `to` in causality order; if it were, the edge `closing` (from `to`
@@ -29,7 +31,7 @@ struct SyncGap {
   int from, to;
   std::string closing;
   model::Axiom axiom;
-  std::vector<Bridge> bridges;  // rf edges from `from`'s side to `to`'s side
+  std::vector<Bridge> bridges;  // edges from `from`'s side to `to`'s side
   std::string note;             // without bridges, or where base causality holds: what is missing
 };
 

@@ -72,12 +72,12 @@ ordered_json allowedJson(const litmus::Test& t, const checker::Execution& x, con
   for (const checker::SyncGap& g : checker::syncGaps(t, x, checker::focusTerms(t, target))) {
     ordered_json bridges = ordered_json::array();
     for (const checker::Bridge& b : g.bridges)
-      bridges.push_back({{"write", eventJson(t, x, b.write)}, {"read", eventJson(t, x, b.read)},
+      bridges.push_back({{"kind", b.kind}, {"from", eventJson(t, x, b.from)}, {"to", eventJson(t, x, b.to)},
                          {"problems", b.problems}});
     gaps.push_back({{"from", eventJson(t, x, g.from)}, {"to", eventJson(t, x, g.to)},
                     {"closing", g.closing}, {"axiom", model::axiomName(g.axiom)},
                     {"note", g.note.empty() ? ordered_json(nullptr) : ordered_json(g.note)},
-                    {"rf", std::move(bridges)}});
+                    {"through", std::move(bridges)}});
   }
   return {{"allowed", state},
           {"witness", {{"rf", edgesJson(t, x, x.rf, false)}, {"co", edgesJson(t, x, x.co, true)}}},
