@@ -113,9 +113,9 @@ void printExplanation(std::ostream& os, const litmus::Test& t, const checker::Re
   if (r.outcome.status != litmus::Status::Done) return;
   const int i = allowedTarget(t, r, target);
   if (i < 0) {
-    os << "Forbidden";
+    os << "Forbidden";  // "Forbidden: no candidate ..." or "Forbidden P1:r0=7; no candidate ..."
     if (target) os << " " << stateText(t, r, target, i);
-    os << ": " << kNoCandidate << "\n\n";
+    os << (target ? " " : ": ") << kNoCandidate << "\n\n";
     return;
   }
   const checker::Execution* x = witnessOf(r, i);
