@@ -15,6 +15,13 @@ constexpr const char* kNoCandidate =
     "no candidate execution reaches the outcome: the values it needs are never written "
     "(§8.10.4 No-Thin-Air rules out values from nowhere)";
 
+// A forbidden state without a violating candidate: the explicit engine looked at every
+// candidate and none reaches it; the symbolic engine looks for none.
+std::string noViolation(const checker::Result& r) {
+  if (r.outcome.engine == "smt") return "the smt engine gives no explanation (use --engine explicit)";
+  return kNoCandidate;
+}
+
 bool wanted(const litmus::Test& t, const ExplainTarget& target, const litmus::State& s) {
   if (target) return litmus::matches(*target, s);
   const bool body = litmus::evalCondition(t.condition, t.observed, s);
@@ -98,7 +105,7 @@ ordered_json explanationJson(const litmus::Test& t, const checker::Result& r, co
   if (r.outcome.status != litmus::Status::Done) return nullptr;
   const int i = allowedTarget(t, r, target);
   if (i < 0) return {{"forbidden", target ? ordered_json(stateText(t, r, target, i)) : ordered_json(nullptr)},
-                     {"reason", kNoCandidate}};
+                     {"reason", noViolation(r)}};
   if (const checker::Execution* x = witnessOf(r, i)) return allowedJson(t, *x, stateText(t, r, target, i), target);
   return {{"allowed", stateText(t, r, target, i)}, {"witness", nullptr}, {"missing", nullptr}};
 }
@@ -115,7 +122,7 @@ void printExplanation(std::ostream& os, const litmus::Test& t, const checker::Re
   if (i < 0) {
     os << "Forbidden";  // "Forbidden: no candidate ..." or "Forbidden P1:r0=7; no candidate ..."
     if (target) os << " " << stateText(t, r, target, i);
-    os << (target ? " " : ": ") << kNoCandidate << "\n\n";
+    os << (target ? " " : ": ") << noViolation(r) << "\n\n";
     return;
   }
   const checker::Execution* x = witnessOf(r, i);

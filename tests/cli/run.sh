@@ -152,6 +152,11 @@ check $? "check --explain=STATE with a term the test does not observe: exit 2, f
 lit check --explain=P1:r0 golden/MP+rel.gpu+acq.gpu.yaml
 [ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && grep -q "^--explain:1:1: error: expected 'term=value'" "$ERR"
 check $? "check --explain=STATE without a value: exit 2" "$(ran check --explain=P1:r0 golden/MP+rel.gpu+acq.gpu.yaml)"
+# The symbolic engine looks for no violating candidate: it says so rather than claim there is none.
+lit check --explain --engine smt golden/MP+rel.gpu+acq.gpu.yaml
+[ "$RC" -eq 0 ] && grep -qx 'Forbidden: the smt engine gives no explanation (use --engine explicit)' "$OUT"
+check $? "check --explain --engine smt: no explanation, and no false reason" \
+  "$(ran check --explain --engine smt golden/MP+rel.gpu+acq.gpu.yaml)"
 # `--explain PATH` stays a flag followed by a path (the state needs '=')
 lit check --explain golden/MP+rel.gpu+acq.gpu.yaml
 [ "$RC" -eq 0 ] && grep -q '^Forbidden P1:r0=1; P1:r1=0; violates Causality' "$OUT"
