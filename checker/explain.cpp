@@ -224,6 +224,10 @@ std::vector<int> termEvents(const litmus::Test& test, const Execution& x, const 
   const auto& ev = x.graph.events;
   for (const litmus::Term& term : terms) {
     int found = -1;
+    // Racing writes leave several co-maximal writes: the one whose value the state shows.
+    std::optional<int64_t> finalValue;
+    for (size_t k = 0; k < test.observed.size() && k < x.state.values.size(); ++k)
+      if (formatTerm(test.observed[k]) == formatTerm(term)) finalValue = x.state.values[k];
     for (int i = 0; i < static_cast<int>(ev.size()); ++i) {
       const model::Event& e = ev[i];
       if (term.kind == litmus::Term::Kind::Reg && e.isRead() && e.thread >= 0 &&
@@ -235,7 +239,7 @@ std::vector<int> termEvents(const litmus::Test& test, const Execution& x, const 
             found = i;
       }
       if (term.kind == litmus::Term::Kind::Mem && e.isWrite() && x.co.row(i).none() &&
-          memName(test, e) == term.name)
+          memName(test, e) == term.name && (!finalValue || e.value == *finalValue))
         found = i;
     }
     if (found >= 0) out.push_back(found);

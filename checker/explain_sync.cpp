@@ -219,27 +219,61 @@ SyncGap analyse(const Ctx& c, int a, int b, const std::string& closing, model::A
 
 }  // namespace
 
+namespace {
+
+// The events behind the terms, and the reads whose values a final write carries (a dependency,
+// or the source read of the same copy: cp.async.bulk writes what it read).
+std::vector<int> focusEvents(const Ctx& c, const std::vector<litmus::Term>& terms) {
+  std::vector<int> out = termEvents(c.test, c.x, terms);
+  const size_t named = out.size();
+  for (size_t i = 0; i < named; ++i) {
+    const Event& e = c.ev(out[i]);
+    if (!e.isWrite() || e.thread < 0) continue;
+    for (int v = 0; v < c.size(); ++v)
+      if (c.ev(v).isRead() && (c.m.s.dep.get(v, out[i]) || (c.ev(v).thread == e.thread && c.ev(v).instr == e.instr)))
+        out.push_back(v);
+  }
+  return out;
+}
+
+// Two writes of one location left unordered by co (they race): either may be the final one.
+bool unordered(const Ctx& c, int a, int b) {
+  return a != b && c.ev(a).isWrite() && c.ev(b).isWrite() && c.ev(a).loc == c.ev(b).loc &&
+         !c.x.co.get(a, b) && !c.x.co.get(b, a);
+}
+
+}  // namespace
+
 std::vector<SyncGap> syncGaps(const litmus::Test& test, const Execution& x,
                               const std::vector<litmus::Term>& terms) {
   const Ctx c{test, x, evaluate(x)};
   const BitRel fr = inv(x.rf) * x.co;
   std::vector<SyncGap> out;
   std::set<std::pair<int, int>> seen;
-  // A read that misses another thread's write (fr) is what a stale-read outcome is made of, and
-  // is always reported. A read of another thread's write (rf), or a final write after another
-  // (co), is the usual case; it is reported only where something could have ordered the pair
-  // the other way (an rf edge to synchronize through, or base causality).
+  // A read that misses a write (fr) is what a stale-read outcome is made of, and a final write
+  // that another write precedes in co (or races with) what a coherence outcome is made of: both
+  // are reported, between threads, and within one thread where base causality already orders
+  // the pair (then only proxies can be missing). A read of another thread's write (rf) is the
+  // usual case; it is reported only where something could have ordered the pair the other way
+  // (an rf or barrier to synchronize through, or base causality). A pair already ordered the
+  // other way in base causality (the write after the read it is "missed" by) lacks nothing.
   auto add = [&](int a, int b, const char* closing, model::Axiom axiom) {
-    if (a == b || c.m.d.cause.get(a, b) || !seen.insert({a, b}).second) return;
+    const bool sameThread = c.ev(a).thread == c.ev(b).thread;
+    if (a == b || c.ev(a).thread < 0 || c.ev(b).thread < 0 || c.m.d.cause.get(a, b) || c.m.d.bc.get(b, a)) return;
+    if (sameThread && !c.m.d.bc.get(a, b)) return;
+    if (!seen.insert({a, b}).second) return;
     SyncGap g = analyse(c, a, b, closing, axiom);
-    if (std::string(closing) == "fr" || !g.bridges.empty() || c.m.d.bc.get(a, b)) out.push_back(std::move(g));
+    if (unordered(c, a, b))
+      g.note = "the two writes are not ordered in coherence order (" +
+               model::whyNotMorallyStrong(c.ev(a), c.ev(b)) + "), so either may be final" +
+               (g.note.empty() ? "" : "; " + g.note);
+    if (std::string(closing) != "rf" || !g.bridges.empty() || c.m.d.bc.get(a, b)) out.push_back(std::move(g));
   };
-  for (int e : termEvents(test, x, terms)) {
+  for (int e : focusEvents(c, terms)) {
     for (int v = 0; v < c.size(); ++v) {
-      const bool other = c.ev(v).thread >= 0 && c.ev(v).thread != c.ev(e).thread;
-      if (c.ev(e).isRead() && fr.get(e, v) && other) add(v, e, "fr", model::Axiom::Causality);
-      if (c.ev(e).isRead() && x.rf.get(v, e) && other) add(e, v, "rf", model::Axiom::Causality);
-      if (c.ev(e).isWrite() && x.co.get(v, e) && other) add(e, v, "co", model::Axiom::Coherence);
+      if (c.ev(e).isRead() && fr.get(e, v)) add(v, e, "fr", model::Axiom::Causality);
+      if (c.ev(e).isRead() && x.rf.get(v, e)) add(e, v, "rf", model::Axiom::Causality);
+      if (x.co.get(v, e) || unordered(c, v, e)) add(e, v, "co", model::Axiom::Coherence);
     }
   }
   return out;
