@@ -263,15 +263,21 @@ std::vector<SyncGap> syncGaps(const litmus::Test& test, const Execution& x,
     if (sameThread && !c.m.d.bc.get(a, b)) return;
     if (!seen.insert({a, b}).second) return;
     SyncGap g = analyse(c, a, b, closing, axiom);
-    if (unordered(c, a, b))
+    if (unordered(c, a, b)) {
+      g.closing = "race";
       g.note = "the two writes are not ordered in coherence order (" +
-               model::whyNotMorallyStrong(c.ev(a), c.ev(b)) + "), so either may be final" +
+               model::whyNotMorallyStrong(c.ev(a), c.ev(b)) + "), so either may be final, and reads may see them in either order" +
                (g.note.empty() ? "" : "; " + g.note);
+    }
     if (std::string(closing) != "rf" || !g.bridges.empty() || c.m.d.bc.get(a, b)) out.push_back(std::move(g));
   };
+  // (focus events: the condition's or the named state's)
   for (int e : focusEvents(c, terms)) {
     for (int v = 0; v < c.size(); ++v) {
       if (c.ev(e).isRead() && fr.get(e, v)) add(v, e, "fr", model::Axiom::Causality);
+      // a read of a write that races with another: no fr at all, the reads may see either first
+      for (int w = 0; w < c.size() && c.ev(e).isRead(); ++w)
+        if (x.rf.get(w, e) && w < v && unordered(c, w, v)) add(w, v, "co", model::Axiom::Coherence);
       if (c.ev(e).isRead() && x.rf.get(v, e)) add(e, v, "rf", model::Axiom::Causality);
       if (x.co.get(v, e) || unordered(c, v, e)) add(e, v, "co", model::Axiom::Coherence);
     }
@@ -299,8 +305,9 @@ void printGaps(std::ostream& os, const litmus::Test& test, const Execution& x,
           "another thread.\n";
   for (const SyncGap& g : gaps) {
     os << "Nothing orders " << eventName(test, x, g.from) << " before " << eventName(test, x, g.to)
-       << " in causality order (with it, the " << g.closing << " edge back would violate "
-       << model::axiomName(g.axiom) << "):\n";
+       << " in causality order (with it, ";
+    if (g.closing == "race") os << model::axiomName(g.axiom) << " would order them in co):\n";
+    else os << "the " << g.closing << " edge back would violate " << model::axiomName(g.axiom) << "):\n";
     if (!g.note.empty()) os << "  " << g.note << "\n";
     for (const Bridge& b : g.bridges) {
       os << "  the " << b.kind << " " << eventName(test, x, b.from) << " -> " << eventName(test, x, b.to)

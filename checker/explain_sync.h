@@ -26,7 +26,8 @@ struct Bridge {
 };
 
 // `from` is not ordered before `to` in causality order; if it were, the edge `closing` (from `to`
-// to `from`: fr or rf; co for two writes) would break `axiom`.
+// to `from`: fr or rf; co for two writes) would break `axiom`; "race" for two writes that co
+// leaves unordered (not morally strong), which Coherence would then order.
 struct SyncGap {
   int from, to;
   std::string closing;

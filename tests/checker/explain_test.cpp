@@ -209,3 +209,20 @@ TEST_CASE("explain: a missing proxy fence and a relaxed barrier arrival") {
 TEST_CASE("explain: nothing is missing where the state's reads see the latest writes") {
   CHECK(gapsOf(catalogue("shapes/MP+rlx.gpu+acq.gpu.yaml"), "P1:r0=1; P1:r1=1").empty());
 }
+
+TEST_CASE("explain: racing weak writes, and a proxy fence missing within one thread") {
+  // x=2 is P0's write; P1's weak write of x races with it: co leaves them unordered
+  const auto race = gapsOf(catalogue("shapes/S+weak.yaml"), "P1:r0=1; x=2");
+  REQUIRE(!race.empty());
+  CHECK(race[0].closing == "race");
+  CHECK(race[0].note.find("not ordered in coherence order (both are weak)") != std::string::npos);
+  CHECK(allProblems(race).find("ld.global.u32 %r0, [y] is weak and so no acquire pattern") != std::string::npos);
+  // reads that see two racing writes in opposite orders: no fr, the race is what is missing
+  const auto corr = gapsOf(catalogue("shapes/CoRR2+weak-writers.yaml"), "P2:r0=1; P2:r1=2; P3:r2=2; P3:r3=1");
+  REQUIRE(corr.size() == 1);
+  CHECK(corr[0].closing == "race");
+  // a generic store and a texture-proxy load in program order
+  const std::string nc = allProblems(gapsOf(catalogue("proxy/CoWR+ld.global.nc-nofence.yaml"), "P0:r0=0"));
+  CHECK(nc.find("generic proxy and the texture proxy") != std::string::npos);
+  CHECK(nc.find("fence.proxy.texture") != std::string::npos);
+}
