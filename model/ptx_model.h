@@ -82,9 +82,10 @@ template <class Rel>
 std::array<Part<Rel>, 2> barrierAcquires(const Static<Rel>& s) {
   return {part("acquire wait", s.WaitAcq), part("po ; fence", s.Wait * s.po * s.FAcq)};
 }
+// The union of the parts (taken by value, so that derive() moves rather than copies them).
 template <class Rel, size_t N>
-Rel unionOf(const std::array<Part<Rel>, N>& parts) {
-  Rel r = parts[0].r;
+Rel unionOf(std::array<Part<Rel>, N> parts) {
+  Rel r = std::move(parts[0].r);
   for (size_t i = 1; i < N; ++i) r = std::move(r) | parts[i].r;
   return r;
 }
