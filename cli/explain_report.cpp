@@ -43,8 +43,9 @@ const checker::Execution* witnessOf(const checker::Result& r, int i) {
 
 std::string stateText(const litmus::Test& t, const checker::Result& r, const ExplainTarget& target,
                       int i) {
-  if (i >= 0) return litmus::formatState(t.observed, r.outcome.states[i]);
-  return target ? litmus::formatPattern(t.observed, *target) : std::string();
+  const std::string text = i >= 0 ? litmus::formatState(t.observed, r.outcome.states[i])
+                                   : target ? litmus::formatPattern(t.observed, *target) : std::string();
+  return text.empty() ? "(no observed terms)" : text;
 }
 
 ordered_json eventJson(const litmus::Test& t, const checker::Execution& x, int event) {
