@@ -50,8 +50,15 @@ std::vector<std::string> scopeAdvice(const Ctx& c, int p, int q) {
       widened.scope = s;
       if (wider.empty() && model::inScope(widened, eb)) wider = litmus::toString(s);
     }
-    out.push_back("scope ." + std::string(litmus::toString(ea.scope)) + " of " + c.name(a) +
-                  " does not include " + c.thread(b) + " (" + whereIs(ea, eb) + "): use ." + wider);
+    const std::string head = "scope ." + std::string(litmus::toString(ea.scope)) + " of " + c.name(a) +
+                             " does not include " + c.thread(b) + " (" + whereIs(ea, eb) + ")";
+    // The effective scope is capped by the state space (§8.3): a wider one written does not help.
+    const litmus::Scope written = c.test.threads[ea.thread].code[ea.instr].scope;
+    if (written != ea.scope && written != Scope::None)
+      out.push_back(head + ": the state space caps its ." + litmus::toString(written) + " at ." +
+                    litmus::toString(ea.scope));
+    else
+      out.push_back(head + ": use ." + wider);
   }
   return out;
 }
