@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ struct Options {
   uint64_t maxMemoryBytes = 0;
   bool witnesses = false;         // keep one execution per allowed state (for --graph)
   bool explain = false;           // for a forbidden condition, find a violating candidate
+  // --explain=STATE: the state (or part of one) to explain instead of the condition's outcome.
+  std::optional<litmus::StatePattern> explainState;
 };
 
 // One execution, concrete: its events and the relations that were chosen.
@@ -40,6 +43,10 @@ struct Execution {
 struct Step {
   int from, to;
   std::string relation;  // "po", "rf", "co", "fr", "cause", "sc", "bc", "dep", "rmw", "not co"
+  // A `cause` (or `bc`) step broken into what it is made of (checker/explain.h, causeSteps):
+  // po, and each synchronizes-with as its release pattern, the rf that synchronizes, and its
+  // acquire pattern. Empty for other steps.
+  std::vector<Step> detail = {};
 };
 
 // Why a candidate execution is not allowed: the axiom it violates, the relation the axiom
@@ -57,6 +64,10 @@ struct EventText {
   std::string thread, text;
 };
 EventText eventText(const litmus::Test&, const Execution&, int event);
+std::string eventName(const litmus::Test&, const Execution&, int event);  // "P0: st [x], 1"
+// Steps one per line after `indent`, the detail of each below it, indented further.
+void printSteps(std::ostream&, const litmus::Test&, const Execution&, const std::vector<Step>&,
+                const std::string& indent);
 
 struct Result {
   litmus::Outcome outcome;

@@ -137,7 +137,7 @@ class Enumerator {
   bool forEachExecution(bool prune, const Visit& f);
   std::vector<litmus::State> finalStates(const Candidate& c, const BitRel& co) const;
   bool satisfiesTarget(const litmus::State& s) const;
-  std::optional<Violation> explain();
+  std::optional<Violation> explain(const std::vector<litmus::State>& allowed);
   bool spinsForever(const Candidate& c, const model::Choice<BitRel>& x) const;
 };
 
@@ -548,21 +548,27 @@ void recordRaces(const Candidate& c, const BitRel& cause,
     }
 }
 
-// Finds a candidate execution whose final state is the outcome the condition asks about, and
-// which the model rejects: the picture of why that outcome is forbidden.
-std::optional<Violation> Enumerator::explain() {
+// Finds a candidate execution whose final state is the outcome to explain (the one the condition
+// asks about, or the state --explain=STATE names), and which the model rejects: the picture of
+// why that outcome is forbidden. None when some allowed state is such an outcome.
+std::optional<Violation> Enumerator::explain(const std::vector<litmus::State>& allowed) {
+  auto wanted = [&](const litmus::State& s) {
+    return opt_.explainState ? litmus::matches(*opt_.explainState, s) : satisfiesTarget(s);
+  };
+  if (std::any_of(allowed.begin(), allowed.end(), wanted)) return std::nullopt;
   std::optional<Violation> found;
   forEachExecution(false, [&](const Candidate& cc, const model::Choice<BitRel>& x,
                              const model::Derived<BitRel>& d) {
         if (cc.hangs) return true;  // no final state
         std::optional<litmus::State> target;
         for (auto& st : finalStates(cc, x.co))
-          if (satisfiesTarget(st)) target = st;
+          if (wanted(st)) target = st;
         if (!target) return true;
         const litmus::State st = *target;
         ExplicitCheck chk;
         if (model::axioms(cc.s, x, d, chk)) return true;
-        found = explainViolation(Execution{withValues(cc), x.rf, x.co, x.sc, x.bar, st}, *chk.failed, chk.failedOn);
+        found = explainViolation(test_, opt_, Execution{withValues(cc), x.rf, x.co, x.sc, x.bar, st},
+                                 *chk.failed, chk.failedOn);
         return false;
   });
   return found;
@@ -612,9 +618,7 @@ Result Enumerator::run() {
     out.statusDetail = deadline_.describe();
     return res;
   }
-  const bool targetSeen = std::any_of(out.states.begin(), out.states.end(),
-                                      [&](const litmus::State& s) { return satisfiesTarget(s); });
-  if (opt_.explain && !targetSeen) res.violation = explain();
+  if (opt_.explain) res.violation = explain(out.states);
   return res;
 }
 

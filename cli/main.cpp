@@ -18,6 +18,7 @@
 #include "checker/graph.h"
 #include "cli/exit_code.h"
 #include "cli/memory_limit.h"
+#include "cli/explain_report.h"
 #include "cli/run.h"
 #include "cli/version.h"
 #include "litmus/files.h"
@@ -35,8 +36,12 @@ struct Args {
   int unroll = 2;
   double timeout = 0;
   std::string maxMemory;  // empty: the default (cli::defaultMemoryLimit)
-  bool json = false, explain = false;
+  bool json = false;
+  // --explain: "true" (the flag alone) for the condition's outcome; --explain=STATE: that state.
+  std::string explain;
   std::string graphDir, expected, liveness, junit, helpTopic;
+
+  bool explainCondition() const { return explain == "true"; }
 
   checker::Options options() const {
     checker::Options o;
@@ -95,44 +100,8 @@ Judgement judge(const litmus::Test& t, const checker::Result& r) {
   return j;
 }
 
-// Is the outcome the condition asks about forbidden? (For forall, a state failing the body.)
-bool targetForbidden(const litmus::Test& t, const litmus::Outcome& o) {
-  return o.status == litmus::Status::Done &&
-         (t.quantifier == litmus::Quantifier::Forall ? o.negative == 0 : o.positive == 0);
-}
-
-constexpr const char* kNoCandidate =
-    "no candidate execution reaches the outcome: the values it needs are never written "
-    "(§8.10.4 No-Thin-Air rules out values from nowhere)";
-
-ordered_json eventJson(const litmus::Test& t, const checker::Execution& x, int event) {
-  const checker::EventText e = checker::eventText(t, x, event);
-  return {{"thread", e.thread.empty() ? ordered_json(nullptr) : ordered_json(e.thread)},
-          {"instruction", e.text}};
-}
-
-// The violated axiom and its cycle, or why no candidate reaches the outcome; null when the
-// outcome the condition asks about is allowed.
-ordered_json explanationJson(const litmus::Test& t, const checker::Result& r) {
-  if (r.violation) {
-    const checker::Violation& v = *r.violation;
-    ordered_json steps = ordered_json::array();
-    for (const checker::Step& s : v.steps)
-      steps.push_back({{"from", eventJson(t, v.execution, s.from)},
-                       {"relation", s.relation},
-                       {"to", eventJson(t, v.execution, s.to)}});
-    return {{"forbidden", litmus::formatState(t.observed, v.execution.state)},
-            {"axiom", model::axiomName(v.axiom)},
-            {"section", model::axiomSection(v.axiom)},
-            {"relation", v.relation},
-            {"steps", std::move(steps)}};
-  }
-  if (targetForbidden(t, r.outcome)) return {{"forbidden", nullptr}, {"reason", kNoCandidate}};
-  return nullptr;
-}
-
 ordered_json checkJson(const litmus::Test& t, const checker::Result& r, const Judgement& j,
-                       bool explain) {
+                       bool explain, const cli::ExplainTarget& target) {
   const litmus::Outcome& o = r.outcome;
   const bool done = o.status == litmus::Status::Done;
   ordered_json out;
@@ -148,28 +117,34 @@ ordered_json checkJson(const litmus::Test& t, const checker::Result& r, const Ju
       {"declared", t.liveness.empty() ? ordered_json(nullptr) : ordered_json(t.liveness)},
       {"met", done ? ordered_json(t.liveness.empty() ? o.hang.empty() : t.liveness == o.liveness())
                    : ordered_json(nullptr)}};
-  if (explain) out["explanation"] = explanationJson(t, r);
+  if (explain) out["explanation"] = cli::explanationJson(t, r, target);
   out["failures"] = j.failures;
   return out;
 }
 
-void printExplanation(std::ostream& os, const litmus::Test& t, const checker::Result& r) {
-  if (r.violation)
-    os << "Forbidden " << litmus::formatState(t.observed, r.violation->execution.state) << " "
-       << checker::describe(t, *r.violation) << "\n";
-  else if (targetForbidden(t, r.outcome))
-    os << "Forbidden: " << kNoCandidate << "\n\n";
+// The state --explain=STATE names, in the terms of one test (a usage error where the test does
+// not observe a term it names; cmdCheck tries every test first, so that nothing is printed then).
+cli::ExplainTarget explainTarget(const litmus::Test& t, const Args& a) {
+  if (a.explain.empty() || a.explainCondition()) return std::nullopt;
+  try {
+    return litmus::parseStatePattern(a.explain, t, {"--explain", 1, 1});
+  } catch (const litmus::Error& e) {
+    throw litmus::Error(e.loc(), e.message() + " (in " + t.file + ")");
+  }
 }
 
-int checkOne(const litmus::Test& t, const Args& a, const checker::Options& opt) {
+int checkOne(const litmus::Test& t, const Args& a, checker::Options opt) {
+  const cli::ExplainTarget target = explainTarget(t, a);
+  opt.explainState = target;
   const checker::Result r = checker::check(t, opt);
   const Judgement j = judge(t, r);
+  const bool explain = !a.explain.empty();
   std::ostringstream os;
   if (a.json) {
-    os << checkJson(t, r, j, a.explain).dump() << "\n";
+    os << checkJson(t, r, j, explain, target).dump() << "\n";
   } else {
     litmus::printHerd(os, r.outcome);
-    if (a.explain) printExplanation(os, t, r);
+    if (explain) cli::printExplanation(os, t, r, target);
   }
   std::cout << os.str() << std::flush;
   if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
@@ -211,10 +186,12 @@ int cmdCheck(const Args& a) {
   bool bad = false;
   const auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
   if (bad) return cli::kBadInput;
+  for (const auto& t : tests) explainTarget(t, a);  // a bad --explain=STATE: usage, nothing run
   if (!a.graphDir.empty()) requireDirectory(a.graphDir);
   checker::Options opt = a.options();
-  opt.witnesses = !a.graphDir.empty();
-  opt.explain = a.explain || opt.witnesses;
+  // An allowed state is explained by its witness execution.
+  opt.witnesses = !a.graphDir.empty() || !a.explain.empty();
+  opt.explain = !a.explain.empty() || opt.witnesses;
   opt.maxMemoryBytes = maxMemory;
   int status = cli::kOk;
   for (const auto& t : tests)
@@ -329,8 +306,11 @@ CLI::App* addCheck(CLI::App& app, Args& a) {
   addModelOptions(c, a);
   c->add_flag("--json", a.json, "one JSON object per test, one per line");
   c->add_flag("--explain", a.explain,
-              "for an outcome the condition asks about that the model forbids, print a candidate "
-              "execution's violated axiom and the cycle that breaks it");
+              "explain the outcome the condition asks about, or with --explain='P1:r0=1; x=2' that "
+              "state (or part of one): if forbidden, the violated axiom and its cycle, causality "
+              "broken into release pattern, rf and acquire pattern; if allowed, an execution that "
+              "reaches it and the synchronization it lacks (docs/explain.md)")
+      ->option_text("[=STATE]");
   c->add_option("--graph", a.graphDir,
                 "DOT (and SVG, if Graphviz is installed) of a witness per allowed state and of a "
                 "candidate that shows why a forbidden outcome is forbidden")

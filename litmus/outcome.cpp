@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include "litmus/parse.h"
 #include <ostream>
 #include <sstream>
 
@@ -186,6 +187,73 @@ bool evalCondition(const Cond& c, const std::vector<Term>& observed, const State
     }
   }
   return false;
+}
+
+namespace {
+
+bool sameTerm(const Term& a, const Term& b) {
+  return a.kind == b.kind && a.thread == b.thread && a.name == b.name && a.value == b.value;
+}
+
+// One `term=value` of a state pattern; `at` is its position in the text (0-based).
+void parseAssignment(std::string_view item, size_t at, const Test& test, const SourceLoc& origin,
+                     StatePattern& out) {
+  SourceLoc loc = origin;
+  loc.col = origin.col + static_cast<int>(at);
+  const size_t eq = item.find('=');
+  if (eq == std::string_view::npos)
+    throw Error(loc, "expected 'term=value' in the state, found '" + std::string(item) + "'");
+  const Term term = parseTerm(item.substr(0, eq), loc, test);
+  SourceLoc valueLoc = loc;
+  valueLoc.col += static_cast<int>(eq + 1);
+  const Term value = parseTerm(item.substr(eq + 1), valueLoc, test);
+  if (term.kind == Term::Kind::Const) throw Error(loc, "expected a register or a location before '='");
+  if (value.kind != Term::Kind::Const) throw Error(valueLoc, "expected a number after '='");
+  for (size_t i = 0; i < test.observed.size(); ++i) {
+    if (!sameTerm(test.observed[i], term)) continue;
+    if (out.values[i]) throw Error(loc, formatTerm(term) + " is named twice");
+    out.values[i] = value.value;
+    return;
+  }
+  std::string names;
+  for (const Term& t : test.observed) names += (names.empty() ? "" : ", ") + formatTerm(t);
+  throw Error(loc, formatTerm(term) + " is not an observed term of the test (observed: " + names + ")");
+}
+
+}  // namespace
+
+StatePattern parseStatePattern(std::string_view text, const Test& test, const SourceLoc& origin) {
+  StatePattern out;
+  out.values.resize(test.observed.size());
+  bool any = false;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(';', start), text.size());
+    const std::string_view item = text.substr(start, end - start);
+    if (item.find_first_not_of(" \t") != std::string_view::npos) {
+      parseAssignment(item, start, test, origin, out);
+      any = true;
+    }
+    start = end + 1;
+  }
+  if (!any) throw Error(origin, "empty state: name at least one observed term, e.g. 'P1:r0=1'");
+  return out;
+}
+
+bool matches(const StatePattern& p, const State& s) {
+  for (size_t i = 0; i < p.values.size() && i < s.values.size(); ++i)
+    if (p.values[i] && *p.values[i] != s.values[i]) return false;
+  return true;
+}
+
+std::string formatPattern(const std::vector<Term>& observed, const StatePattern& p) {
+  std::string out;
+  for (size_t i = 0; i < observed.size() && i < p.values.size(); ++i) {
+    if (!p.values[i]) continue;
+    if (!out.empty()) out += ' ';
+    out += formatTerm(observed[i]) + '=' + std::to_string(*p.values[i]) + ';';
+  }
+  return out;
 }
 
 }  // namespace litmus

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <iosfwd>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "litmus/test.h"
@@ -72,6 +74,18 @@ void printHerd(std::ostream&, const Outcome&);
 nlohmann::ordered_json toJson(const Outcome&);
 // toJson on one line (no trailing newline).
 void printJson(std::ostream&, const Outcome&);
+
+// A final state, or part of one, that the user names (`litmus check --explain=STATE`), in the
+// syntax formatState prints: `P1:r0=1; x=2;` (the last ';' optional, spaces free). Per observed
+// term its value, or none where the text leaves the term out (any value matches).
+struct StatePattern {
+  std::vector<std::optional<int64_t>> values;
+};
+// Throws litmus::Error at `origin` (its column moved to the offending character) for a term that
+// is not observed, a term named twice, a value that is not a number, or an empty pattern.
+StatePattern parseStatePattern(std::string_view text, const Test& test, const SourceLoc& origin);
+bool matches(const StatePattern&, const State&);
+std::string formatPattern(const std::vector<Term>& observed, const StatePattern&);
 
 // Evaluate a condition body on a final state (observed values in `observed` order).
 bool evalCondition(const Cond&, const std::vector<Term>& observed, const State&);

@@ -4,6 +4,7 @@
 // `a ; b`), `|` union, `&` intersection, `-` difference, [S] a set as an identity relation.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "model/axioms.h"
@@ -58,6 +59,37 @@ struct Derived {
   Rel obs, sw, bc, cause;
 };
 
+// §8.8 release patterns, first operation -> the strong write on M, one named part per form (the
+// names label the steps of an explanation of causality, checker/explain.cpp) ...
+template <class Rel>
+std::array<Part<Rel>, 3> releasePatterns(const Static<Rel>& s) {
+  return {part("release", s.RelW), part("release ; po_loc", s.RelW * s.po_loc * s.StrongW),
+          part("fence ; po", s.FRel * s.po * s.StrongW)};
+}
+// ... and acquire patterns, the strong read of M -> last operation.
+template <class Rel>
+std::array<Part<Rel>, 3> acquirePatterns(const Static<Rel>& s) {
+  return {part("acquire", s.AcqR), part("po_loc ; acquire", s.StrongR * s.po_loc * s.AcqR),
+          part("po ; fence", s.StrongR * s.po * s.FAcq)};
+}
+// Barriers: an arrival, released by itself or a fence before it, synchronizes with each wait its
+// phase completes, acquiring by itself or a fence after it (§9.7.13.1, D23, D26).
+template <class Rel>
+std::array<Part<Rel>, 2> barrierReleases(const Static<Rel>& s) {
+  return {part("release arrive", s.ArriveRel), part("fence ; po", s.FRel * s.po * s.Arrive)};
+}
+template <class Rel>
+std::array<Part<Rel>, 2> barrierAcquires(const Static<Rel>& s) {
+  return {part("acquire wait", s.WaitAcq), part("po ; fence", s.Wait * s.po * s.FAcq)};
+}
+// The union of the parts (taken by value, so that derive() moves rather than copies them).
+template <class Rel, size_t N>
+Rel unionOf(std::array<Part<Rel>, N> parts) {
+  Rel r = std::move(parts[0].r);
+  for (size_t i = 1; i < N; ++i) r = std::move(r) | parts[i].r;
+  return r;
+}
+
 // The orders of §8.9 that do not depend on coherence order: observation order, synchronizes-with,
 // base causality and causality order. (The explicit engine derives them once per rf and Fence-SC
 // choice, before it enumerates coherence orders.)
@@ -66,16 +98,14 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
   // §8.9.2 observation order: morally strong rf, continued through atomic RMWs
   const Rel msrf = s.ms & rf;
   const Rel obs = msrf * star(s.rmw * msrf);
-  // §8.8 release patterns (first operation -> the strong write on M) ...
-  const Rel relPat = s.RelW | (s.RelW * s.po_loc * s.StrongW) | (s.FRel * s.po * s.StrongW);
-  // ... and acquire patterns (the strong read of M -> last operation)
-  const Rel acqPat = s.AcqR | (s.StrongR * s.po_loc * s.AcqR) | (s.StrongR * s.po * s.FAcq);
+  // §8.8 release and acquire patterns
+  const Rel relPat = unionOf(releasePatterns(s));
+  const Rel acqPat = unionOf(acquirePatterns(s));
   // §8.9.4 synchronizes-with: patterns whose ends are morally strong, and Fence-SC order ...
   const Rel swMem = s.ms & (relPat * obs * acqPat);
-  // ... and barriers: an arrival, released by itself or a fence before it, synchronizes with each
-  // wait its phase completes, acquiring by itself or a fence after it (§9.7.13.1, D23, D26)
-  const Rel barRel = s.ArriveRel | (s.FRel * s.po * s.Arrive);
-  const Rel barAcq = s.WaitAcq | (s.Wait * s.po * s.FAcq);
+  // ... and barriers (barrierReleases, barrierAcquires)
+  const Rel barRel = unionOf(barrierReleases(s));
+  const Rel barAcq = unionOf(barrierAcquires(s));
   const Rel sw = swMem | (s.ms & (barRel * (s.ms & bar) * barAcq)) | sc;
   // §8.9.5 base causality. An asynchronous operation comes after the issuing thread's earlier
   // operations, but nothing reaches beyond it that way: its completion does not carry the

@@ -106,6 +106,62 @@ lit suite golden
 [ "$RC" -eq 0 ] && [ "$(cat "$OUT")" = "7 passed, 0 failed (1 without expectation)" ]
 check $? "suite over golden/: every expectation holds" "$(ran suite golden)"
 
+# Explanations (--explain, --explain=STATE) of catalogue tests, herd text and JSON, against
+# explain/NAME.expected and explain/NAME.json.expected (UPDATE=1 rewrites them).
+explain_golden() {
+  local name=$1 mode exp
+  shift
+  for mode in herd json; do
+    if [ $mode = json ]; then exp=explain/$name.json.expected; lit check --json "$@"
+    else exp=explain/$name.expected; lit check "$@"; fi
+    normalise <"$OUT" >"$TMP/got"
+    if [ "$RC" -ne 0 ] || [ -s "$ERR" ]; then
+      notok "explain $mode: $name" "$(ran check "$@")"
+    elif [ "$UPDATE" = 1 ]; then
+      cp "$TMP/got" "$exp" && ok "explain $mode: $name (updated $exp)"
+    elif [ ! -f "$exp" ]; then
+      notok "explain $mode: $name" "missing $exp (run with UPDATE=1 to create it)"
+    elif diff -u "$exp" "$TMP/got" >"$TMP/diff"; then
+      ok "explain $mode: $name"
+    else
+      notok "explain $mode: $name" "$(cat "$TMP/diff")"
+    fi
+  done
+}
+CAT=../../litmus/catalog
+# allowed stale read: the flag store is relaxed, no release pattern
+explain_golden MP-relaxed-flag --explain $CAT/shapes/MP+rlx.gpu+acq.gpu.yaml
+# allowed stale read: .cta release and acquire in different CTAs, scope too narrow
+explain_golden MP-cta-scope-diffcta --explain $CAT/shapes/MP+rel.cta+acq.cta-diffcta.yaml
+# forbidden: the cause edge as po, release pattern (fence ; po), rf, acquire pattern (po ; fence), po
+explain_golden MP-fences-cause-steps --explain $CAT/shapes/MP+fence.acq_rel.gpu.yaml
+# a state named on the command line: forbidden with its cycle, and one no candidate reaches
+explain_golden MP-fences-named-state "--explain=P1:r1=0; P1:r0=1" $CAT/shapes/MP+fence.acq_rel.gpu.yaml
+explain_golden MP-unwritten-value --explain=P1:r0=7 $CAT/shapes/MP+rlx.gpu+acq.gpu.yaml
+# allowed: base causality without the proxy fence that would make it causality
+explain_golden constant-proxy-nofence --explain $CAT/proxy/constant-nofence.yaml
+# allowed: a relaxed cluster-barrier arrival does not release
+explain_golden barrier-cluster-relaxed --explain $CAT/barriers/MP+barrier.cluster.relaxed.yaml
+
+# A state that names a term the test does not observe is bad usage: exit 2, nothing on stdout.
+lit check "--explain=P1:r0=1; P1:r9=0" golden/MP+rel.gpu+acq.gpu.yaml
+[ "$RC" -eq 2 ] && [ ! -s "$OUT" ] &&
+  [ "$(cat "$ERR")" = "--explain:1:9: error: P1:r9 is not an observed term of the test (observed: P1:r0, P1:r1) (in golden/MP+rel.gpu+acq.gpu.yaml)" ]
+check $? "check --explain=STATE with a term the test does not observe: exit 2, file:line:col" \
+  "$(ran check "--explain=P1:r0=1; P1:r9=0" golden/MP+rel.gpu+acq.gpu.yaml)"
+lit check --explain=P1:r0 golden/MP+rel.gpu+acq.gpu.yaml
+[ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && grep -q "^--explain:1:1: error: expected 'term=value'" "$ERR"
+check $? "check --explain=STATE without a value: exit 2" "$(ran check --explain=P1:r0 golden/MP+rel.gpu+acq.gpu.yaml)"
+# The symbolic engine looks for no violating candidate: it says so rather than claim there is none.
+lit check --explain --engine smt golden/MP+rel.gpu+acq.gpu.yaml
+[ "$RC" -eq 0 ] && grep -qx 'Forbidden: the smt engine gives no explanation (use --engine explicit)' "$OUT"
+check $? "check --explain --engine smt: no explanation, and no false reason" \
+  "$(ran check --explain --engine smt golden/MP+rel.gpu+acq.gpu.yaml)"
+# `--explain PATH` stays a flag followed by a path (the state needs '=')
+lit check --explain golden/MP+rel.gpu+acq.gpu.yaml
+[ "$RC" -eq 0 ] && grep -q '^Forbidden P1:r0=1; P1:r1=0; violates Causality' "$OUT"
+check $? "check --explain PATH: the flag, then the path" "$(ran check --explain golden/MP+rel.gpu+acq.gpu.yaml)"
+
 # --- 2. exit codes ----------------------------------------------------------------------------
 lit check golden/CoRR.yaml
 [ "$RC" -eq 0 ] && grep -qx 'Observation CoRR Never 0 3' "$OUT" && [ ! -s "$ERR" ]

@@ -1,0 +1,141 @@
+#include "cli/explain_report.h"
+
+#include <ostream>
+
+#include "checker/explain.h"
+#include "checker/explain_sync.h"
+
+namespace cli {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr const char* kNoCandidate =
+    "no candidate execution reaches the outcome: the values it needs are never written "
+    "(§8.10.4 No-Thin-Air rules out values from nowhere)";
+
+// A forbidden state without a violating candidate: the explicit engine looked at every
+// candidate and none reaches it; the symbolic engine looks for none.
+std::string noViolation(const checker::Result& r) {
+  if (r.outcome.engine == "smt") return "the smt engine gives no explanation (use --engine explicit)";
+  return kNoCandidate;
+}
+
+bool wanted(const litmus::Test& t, const ExplainTarget& target, const litmus::State& s) {
+  if (target) return litmus::matches(*target, s);
+  const bool body = litmus::evalCondition(t.condition, t.observed, s);
+  return t.quantifier == litmus::Quantifier::Forall ? !body : body;
+}
+
+// The first allowed state to explain, as an index into outcome.states; -1 when none.
+int allowedTarget(const litmus::Test& t, const checker::Result& r, const ExplainTarget& target) {
+  if (r.outcome.status != litmus::Status::Done) return -1;
+  for (size_t i = 0; i < r.outcome.states.size(); ++i)
+    if (wanted(t, target, r.outcome.states[i])) return static_cast<int>(i);
+  return -1;
+}
+
+// The witness of allowed state i, if the engine kept witnesses (the explicit engine does).
+const checker::Execution* witnessOf(const checker::Result& r, int i) {
+  return i >= 0 && static_cast<size_t>(i) < r.witnesses.size() ? &r.witnesses[i] : nullptr;
+}
+
+std::string stateText(const litmus::Test& t, const checker::Result& r, const ExplainTarget& target,
+                      int i) {
+  const std::string text = i >= 0 ? litmus::formatState(t.observed, r.outcome.states[i])
+                                   : target ? litmus::formatPattern(t.observed, *target) : std::string();
+  return text.empty() ? "(no observed terms)" : text;
+}
+
+ordered_json eventJson(const litmus::Test& t, const checker::Execution& x, int event) {
+  const checker::EventText e = checker::eventText(t, x, event);
+  return {{"thread", e.thread.empty() ? ordered_json(nullptr) : ordered_json(e.thread)},
+          {"instruction", e.text}};
+}
+
+ordered_json stepsJson(const litmus::Test& t, const checker::Execution& x,
+                       const std::vector<checker::Step>& steps) {
+  ordered_json out = ordered_json::array();
+  for (const checker::Step& s : steps) {
+    ordered_json j = {{"from", eventJson(t, x, s.from)}, {"relation", s.relation}, {"to", eventJson(t, x, s.to)}};
+    if (!s.detail.empty()) j["steps"] = stepsJson(t, x, s.detail);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+ordered_json edgesJson(const litmus::Test& t, const checker::Execution& x, const model::BitRel& r,
+                       bool skipInit) {
+  ordered_json out = ordered_json::array();
+  for (auto [a, b] : r.edges())
+    if (!skipInit || x.graph.events[a].thread >= 0)
+      out.push_back({{"from", eventJson(t, x, a)}, {"to", eventJson(t, x, b)}});
+  return out;
+}
+
+ordered_json allowedJson(const litmus::Test& t, const checker::Execution& x, const std::string& state,
+                         const ExplainTarget& target) {
+  ordered_json gaps = ordered_json::array();
+  for (const checker::SyncGap& g : checker::syncGaps(t, x, checker::focusTerms(t, target))) {
+    ordered_json bridges = ordered_json::array();
+    for (const checker::Bridge& b : g.bridges)
+      bridges.push_back({{"kind", b.kind}, {"from", eventJson(t, x, b.from)}, {"to", eventJson(t, x, b.to)},
+                         {"problems", b.problems}});
+    gaps.push_back({{"from", eventJson(t, x, g.from)}, {"to", eventJson(t, x, g.to)},
+                    {"closing", g.closing}, {"axiom", model::axiomName(g.axiom)},
+                    {"note", g.note.empty() ? ordered_json(nullptr) : ordered_json(g.note)},
+                    {"through", std::move(bridges)}});
+  }
+  return {{"allowed", state},
+          {"witness", {{"rf", edgesJson(t, x, x.rf, false)}, {"co", edgesJson(t, x, x.co, true)}}},
+          {"missing", std::move(gaps)}};
+}
+
+}  // namespace
+
+ordered_json explanationJson(const litmus::Test& t, const checker::Result& r, const ExplainTarget& target) {
+  if (r.violation) {
+    const checker::Violation& v = *r.violation;
+    return {{"forbidden", litmus::formatState(t.observed, v.execution.state)},
+            {"axiom", model::axiomName(v.axiom)},
+            {"section", model::axiomSection(v.axiom)},
+            {"relation", v.relation},
+            {"steps", stepsJson(t, v.execution, v.steps)}};
+  }
+  if (r.outcome.status != litmus::Status::Done) return nullptr;
+  const int i = allowedTarget(t, r, target);
+  if (i < 0) return {{"forbidden", target ? ordered_json(stateText(t, r, target, i)) : ordered_json(nullptr)},
+                     {"reason", noViolation(r)}};
+  if (const checker::Execution* x = witnessOf(r, i)) return allowedJson(t, *x, stateText(t, r, target, i), target);
+  return {{"allowed", stateText(t, r, target, i)}, {"witness", nullptr}, {"missing", nullptr}};
+}
+
+void printExplanation(std::ostream& os, const litmus::Test& t, const checker::Result& r,
+                      const ExplainTarget& target) {
+  if (r.violation) {
+    os << "Forbidden " << litmus::formatState(t.observed, r.violation->execution.state) << " "
+       << checker::describe(t, *r.violation) << "\n";
+    return;
+  }
+  if (r.outcome.status != litmus::Status::Done) return;
+  const int i = allowedTarget(t, r, target);
+  if (i < 0) {
+    os << "Forbidden";  // "Forbidden: no candidate ..." or "Forbidden P1:r0=7; no candidate ..."
+    if (target) os << " " << stateText(t, r, target, i);
+    os << (target ? " " : ": ") << noViolation(r) << "\n\n";
+    return;
+  }
+  const checker::Execution* x = witnessOf(r, i);
+  if (!x) {
+    os << "Allowed " << stateText(t, r, target, i) << " (the " << r.outcome.engine
+       << " engine keeps no witness execution: use --engine explicit)\n\n";
+    return;
+  }
+  os << "Allowed " << stateText(t, r, target, i) << " reached by this execution:\n";
+  checker::printWitness(os, t, *x);
+  checker::printGaps(os, t, *x, checker::syncGaps(t, *x, checker::focusTerms(t, target)));
+  os << "\n";
+}
+
+}  // namespace cli
