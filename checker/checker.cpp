@@ -3,9 +3,11 @@
 #include "checker/engine_common.h"
 #include "checker/explicit_engine.h"
 #include "checker/smt_engine.h"
+#include "model/semantics.h"
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iomanip>
 #include <new>
@@ -71,16 +73,35 @@ Result checkBoth(const litmus::Test& test, const Options& options, const Deadlin
   return e;
 }
 
-// Auto: the explicit engine is fastest on litmus-sized tests; past this many instructions its
-// enumeration grows faster than the solver's work.
-constexpr size_t kAutoSmtInstructions = 40;
+// Auto: the explicit engine is fastest on litmus-sized tests and on synchronization patterns
+// (read values are lazy, so paths do not multiply with them). It enumerates coherence orders one
+// by one, though, and plain writes racing to one location make them factorially many: 8 writes of
+// 4 threads take it over 30 s, the symbolic engine 0.1 s (docs/performance.md). Atomic writes are
+// ordered by what they read (Atomicity) and do not count.
+constexpr size_t kAutoSmtRacingWrites = 6;
 
-// The engine that checks the test; Auto decides by size.
+// The most plain writes to one location that an execution can make (each thread's longest path).
+size_t racingWrites(const litmus::Test& test, int unroll) {
+  const model::Program prog = model::buildProgram(test);
+  const model::Domain dom = model::valueDomain(prog, unroll);
+  std::vector<size_t> perLoc(prog.locNames.size(), 0);
+  for (size_t t = 0; t < test.threads.size(); ++t) {
+    std::vector<size_t> most(perLoc.size(), 0);
+    for (const auto& tr : model::enumerateTraces(prog, static_cast<int>(t), dom, unroll).traces) {
+      std::vector<size_t> n(perLoc.size(), 0);
+      for (const auto& e : tr.events)
+        if (e.kind == model::EventKind::Write && !e.atomic) ++n[e.loc];
+      for (size_t l = 0; l < n.size(); ++l) most[l] = std::max(most[l], n[l]);
+    }
+    for (size_t l = 0; l < perLoc.size(); ++l) perLoc[l] += most[l];
+  }
+  return perLoc.empty() ? 0 : *std::max_element(perLoc.begin(), perLoc.end());
+}
+
+// The engine that checks the test; Auto decides by the writes racing to one location.
 Engine chooseEngine(const litmus::Test& test, const Options& options) {
   if (options.engine != Engine::Auto) return options.engine;
-  size_t instrs = 0;
-  for (const auto& th : test.threads) instrs += th.code.size();
-  return instrs > kAutoSmtInstructions ? Engine::Smt : Engine::Explicit;
+  return racingWrites(test, options.unroll) > kAutoSmtRacingWrites ? Engine::Smt : Engine::Explicit;
 }
 
 Result dispatch(const litmus::Test& test, const Options& options, const Deadline& deadline) {

@@ -282,7 +282,6 @@ void SmtEnumerator::addGuards(Smt& smt, const ValueCode& code, const std::vector
 }
 
 void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) {
-  if (getenv("LDBG")) fprintf(stderr, "combo\n");
   Smt smt;
   z3::context& c = smt.ctx();
   model::EventGraph g;
@@ -296,7 +295,6 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   model::Domain dom = combinationDomain(all, prog_.locInit);
   for (size_t l = 0; l < dom.size(); ++l)
     std::erase_if(dom[l], [&](int64_t v) { return !dom_[l].count(v); });
-  if (getenv("LDBG")) { for (size_t l = 0; l < dom.size(); ++l) fprintf(stderr, "%zu ", dom[l].size()); fprintf(stderr, "\n"); }
   std::vector<std::vector<TraceTables>> tables(pick.size());
   for (size_t t = 0; t < pick.size(); ++t)
     for (const auto* tr : pick[t]->traces) {
@@ -517,7 +515,6 @@ void SmtEnumerator::enumerate(const std::vector<std::vector<PathGroup>>& groups)
 Result SmtEnumerator::run() {
   prog_ = model::buildProgram(test_);
   dom_ = model::valueDomain(prog_, opt_.unroll);
-  if (getenv("LDBG")) for (size_t l = 0; l < dom_.size(); ++l) fprintf(stderr, "dom %s %zu\n", prog_.locName(l).c_str(), dom_[l].size());
   Result res;
   bool timedOut = false;
   try {

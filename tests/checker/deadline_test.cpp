@@ -72,3 +72,33 @@ TEST_CASE("a test that finishes within its deadline is not affected by it") {
     CHECK(!timed.states.empty());
   }
 }
+
+// Auto picks the engine (checker.cpp): racing plain writes to one location, whose coherence
+// orders the explicit engine enumerates one by one, go to the symbolic engine; a synchronization
+// pattern with many mbarrier updates (atomic: ordered by what they read) stays explicit.
+TEST_CASE("auto: the symbolic engine for racing writes, the explicit engine otherwise") {
+  checker::Options o;
+  o.timeoutSeconds = 20;
+  const auto storm = checker::check(coherenceStorm(4, 2), o).outcome;
+  CHECK(storm.engine == "smt");
+  CHECK(storm.status == litmus::Status::Done);
+  CHECK(checker::check(coherenceStorm(2, 3), o).outcome.engine == "explicit");
+  const auto pattern = checker::check(litmus::parseYaml(R"(name: arrivals
+locations:
+  m: {space: shared, cta: 0}
+threads:
+  P0:
+    cta: 0
+    code: |
+      mbarrier.init.shared::cta.b64 [m], 4;
+      mbarrier.arrive.shared::cta.b64 _, [m];
+      mbarrier.arrive.shared::cta.b64 _, [m];
+      mbarrier.arrive.shared::cta.b64 _, [m];
+      mbarrier.arrive.shared::cta.b64 _, [m];
+      mbarrier.arrive.shared::cta.b64 _, [m];
+      mbarrier.arrive.shared::cta.b64 _, [m];
+      mbarrier.arrive.shared::cta.b64 _, [m];
+condition: exists (true)
+)", "arrivals.yaml"), o).outcome;
+  CHECK(pattern.engine == "explicit");
+}
