@@ -9,6 +9,9 @@
 #   bench        bench/gpu with the built-in profile and with the tuned one
 #   conformance  the whole catalogue, 1e8 instances per test, with the tuned profile
 #                (OUTDIR/catalog.json, .txt, .err); results/summarize.py makes summary.md
+#   patterns     the pattern library's reference sizes, 1e8 instances per test (OUTDIR/patterns.*)
+#   proxy        the two catalogue tests of the consumer release before an async-proxy refill
+#                (docs/model.md D36), 1e9 instances each (OUTDIR/proxy.*)
 set -uo pipefail
 litmus=$1
 out=$2
@@ -37,6 +40,20 @@ for step in "$@"; do
       "$litmus" run -n 1e8 --seed 1 --timeout 10 --profile "$profile" --json "$out/catalog.json" \
         litmus/catalog >"$out/catalog.txt" 2>"$out/catalog.err"
       echo "conformance: exit $? in $(( $(date +%s) - start )) s" ;;
+    patterns)
+      start=$(date +%s)
+      echo "patterns: litmus run -n 1e8 --seed 1 --timeout 10 --profile $profile --json patterns.json litmus/patterns/reference" >>"$out/run.txt"
+      "$litmus" run -n 1e8 --seed 1 --timeout 10 --profile "$profile" --json "$out/patterns.json" \
+        litmus/patterns/reference >"$out/patterns.txt" 2>"$out/patterns.err"
+      echo "patterns: exit $? in $(( $(date +%s) - start )) s" ;;
+    proxy)
+      start=$(date +%s)
+      files="litmus/catalog/async/TMA-refill-after-generic-read-no-proxy-fence.yaml litmus/catalog/async/TMA-refill-after-generic-read+fence.proxy.async.yaml"
+      echo "proxy: litmus run -n 1e9 --seed 1 --timeout 60 --profile $profile --json proxy.json $files" >>"$out/run.txt"
+      # shellcheck disable=SC2086
+      "$litmus" run -n 1e9 --seed 1 --timeout 60 --profile "$profile" --json "$out/proxy.json" \
+        $files >"$out/proxy.txt" 2>"$out/proxy.err"
+      echo "proxy: exit $? in $(( $(date +%s) - start )) s" ;;
     *) echo "unknown step $step" >&2; exit 2 ;;
   esac
 done

@@ -534,10 +534,10 @@ check $? "memory-limit corpus has at least 3 files ($nmem)"
 
 # Whichever limit hits first is the reason: here the deadline, on a test that needs time more than
 # memory (the memory limit first: below).
-lit check --max-memory 64M --timeout 0.5 timeout/coherence-storm.yaml
+lit check --max-memory 1G --timeout 0.5 timeout/coherence-storm.yaml
 [ "$RC" -eq 3 ] && grep -qx 'Unknown timeout after 0.5 s' "$OUT"
-check $? "check --max-memory 64M --timeout 0.5 on a long test: the deadline comes first, exit 3" \
-  "$(ran check --max-memory 64M --timeout 0.5 timeout/coherence-storm.yaml)"
+check $? "check --max-memory 1G --timeout 0.5 on a long test: the deadline comes first, exit 3" \
+  "$(ran check --max-memory 1G --timeout 0.5 timeout/coherence-storm.yaml)"
 if [ "$asan" -eq 1 ]; then
   skip "the memory limit in check, suite, with --timeout, and on memory-blowup/"
 else
