@@ -48,6 +48,8 @@ def family(line):
     head = comps[0]
     if head in ("mbarrier", "tensormap", "clusterlaunchcontrol", "griddepcontrol", "wgmma",
                 "setmaxnreg", "vote", "match", "redux"):
+        if head == "wgmma":
+            return head
         second = comps[1] if len(comps) > 1 else ""
         if head == "vote":
             return "vote.sync" if second == "sync" else "vote"
@@ -59,9 +61,10 @@ def family(line):
             if mnem.startswith(fam):
                 return fam
         return "cp.async"
-    if head in ("red", "barrier", "fence", "membar") and len(comps) > 1 and \
-            comps[1] in ("async", "cluster", "proxy"):
-        return f"{head}.{comps[1]}"
+    second = comps[1] if len(comps) > 1 else ""
+    if (head, second) in (("red", "async"), ("barrier", "cluster"), ("fence", "proxy"),
+                          ("membar", "proxy")):
+        return f"{head}.{second}"
     if head in ("bar", "barrier"):
         return "bar.warp" if "warp" in comps else "bar/barrier"
     if head in ("ld", "st", "mov", "cvta", "setp", "add", "mul", "and", "bra", "exit", "ret"):
@@ -164,6 +167,8 @@ def classify(litmus, line, workdir):
             return "crash", f"harness: error on a line it added: {m.group(0)}"
         kind = "refused" if REFUSAL.search(m.group("msg")) else "parse-error"
         return kind, m.group("msg")
+    if rc in (124, 137):
+        return "crash", f"timeout: no verdict within 20 s (exit {rc})"
     return "crash", f"exit {rc}: {err[-300:]}"
 
 
