@@ -31,9 +31,6 @@ struct Path {
   // committed group not completed yet, oldest first.
   std::vector<int> openGroup;
   std::vector<std::vector<int>> groups;
-  // Decisions taken on values not known (the expression, the truth taken): the same value
-  // tested again (a guard on several instructions) takes the same way.
-  std::vector<std::pair<const Expr*, bool>> decided;
 };
 
 class Interpreter {
@@ -168,13 +165,14 @@ class Interpreter {
   // Records the decision (v != 0) == truth on the path.
   void decide(Path& p, const Val& v, bool truth) const {
     p.trace.guards.push_back({v, truth});
-    p.decided.emplace_back(v.e.get(), truth);
   }
   // Whether (v != 0), when the path knows it or decided it already.
   std::optional<bool> truthOf(const Path& p, const Val& v) const {
     if (auto k = tryKnow(p, v)) return *k != 0;
-    for (const auto& [e, t] : p.decided)
-      if (e == v.e.get()) return t;
+    // the same value tested again (a guard on several instructions) takes the same way; the
+    // guard keeps the expression alive, so its address names it
+    for (const auto& g : p.trace.guards)
+      if (g.v.e == v.e) return g.truth;
     return std::nullopt;
   }
   // Makes the operands that decide what `in` does known, forking the path over the values of
