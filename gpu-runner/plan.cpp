@@ -556,6 +556,7 @@ Plan makePlan(const Test& test) {
   if (test.threads.empty()) throw Error({test.file, 0, 0}, "the test has no threads");
   Plan plan;
   checkPlacement(test);
+  refuseNewerArchitecture(test);
   refuseUndefined(test);
   buildRoles(test, plan);
   planDat3mBarriers(test, plan);
@@ -566,6 +567,7 @@ Plan makePlan(const Test& test) {
   mapObserved(test, plan);
   sizeShape(test, plan);
   plan.ptxVersion = minimumVersion(test);
+  plan.target = minimumTarget(test);
   return plan;
 }
 

@@ -127,6 +127,9 @@ struct Plan {
   int sharedBytes = 0;    // static shared memory per block
   int joinOffset = 0;     // byte offset of the join counters (a u32 per slot)
   std::string ptxVersion = "7.8";
+  // The .target of the generated PTX: "sm_90", or "sm_90a" where an instruction needs the
+  // architecture-specific features of Hopper (wgmma, setmaxnreg, ...). See minimumTarget.
+  std::string target = "sm_90";
   // Dat3M barrier operands (Test::dat3mBarriers): barrier (ID, INSTANCE) -> a PTX barrier id, and
   // per (CTA, ID, INSTANCE) the threads whose code names it (the participants of a count-less one).
   std::map<std::pair<int64_t, int64_t>, int> dat3mIds;
@@ -136,9 +139,13 @@ struct Plan {
 // Throws litmus::Error at the offending thread, location or term when the test cannot run.
 Plan makePlan(const litmus::Test& test);
 
-// plan_rules.cpp: the PTX version a test's instructions need ("8.0"), and the refusal of
+// plan_rules.cpp: the PTX version a test's instructions need ("8.0"), the target they need
+// ("sm_90" or "sm_90a"), the refusal of instructions that need a newer architecture than the
+// runner's (sm_100 forms: the runner generates sm_90 code and runs on Hopper), and the refusal of
 // programs whose hardware behaviour the ISA leaves undefined.
 std::string minimumVersion(const litmus::Test& test);
+std::string minimumTarget(const litmus::Test& test);
+void refuseNewerArchitecture(const litmus::Test& test);
 void refuseUndefined(const litmus::Test& test);
 
 // Is `name` a predicate register of thread `t`? (setp and wait destinations, guards, ...)

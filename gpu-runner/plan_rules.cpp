@@ -12,6 +12,17 @@ using litmus::Instr;
 using litmus::Opcode;
 using litmus::Test;
 
+namespace {
+
+// The architecture-specific (sm_90a) instructions. None are modelled yet; each is added here
+// with the instruction.
+bool needsSm90a(const Instr&) { return false; }
+
+// The architecture an instruction needs when it is newer than sm_90 ("sm_100a"), else empty.
+std::string newerArchitecture(const Instr&) { return {}; }
+
+}  // namespace
+
 std::string minimumVersion(const Test& test) {
   int minor = 78;  // PTX 7.8: sm_90, clusters, barrier.cluster, mapa
   auto need = [&](int v) { minor = std::max(minor, v); };
@@ -47,6 +58,27 @@ std::string minimumVersion(const Test& test) {
       if (in.type == litmus::Type::B128) need(83);
     }
   return std::to_string(minor / 10) + "." + std::to_string(minor % 10);
+}
+
+// The target the instructions need: "sm_90a" for the architecture-specific Hopper features
+// (PTX ISA: wgmma and setmaxnreg "require sm_90a"), "sm_90" otherwise. Code for sm_90a runs
+// only on devices of compute capability 9.0 exactly.
+std::string minimumTarget(const Test& test) {
+  bool archSpecific = false;
+  for (const litmus::Thread& t : test.threads)
+    for (const Instr& in : t.code) archSpecific = archSpecific || needsSm90a(in);
+  return archSpecific ? "sm_90a" : "sm_90";
+}
+
+// The runner generates sm_90 code: an instruction that needs sm_100 or later (its PTX ISA
+// target requirement) is refused, naming the architecture it needs, rather than left for ptxas
+// to reject.
+void refuseNewerArchitecture(const Test& test) {
+  for (const litmus::Thread& t : test.threads)
+    for (const Instr& in : t.code)
+      if (std::string arch = newerArchitecture(in); !arch.empty())
+        throw Error(in.loc, "'" + in.text + "' needs " + arch +
+                                "; the runner generates sm_90 code for Hopper GPUs");
 }
 
 // Programs whose hardware behaviour the ISA leaves undefined say nothing about the model: an

@@ -230,7 +230,7 @@ std::string generateModule(const litmus::Test& test, const Plan& plan) {
                                      : "fixed mode: a warp runs one instance, each lane the thread placed there") +
           "; " + num(plan.shape.roles) + " role(s), clusters of " + num(plan.shape.clusterSize) +
           " CTA(s), " + num(plan.shape.warpsPerBlock) + " warp(s) per instance group and block.\n");
-  out.raw(".version " + plan.ptxVersion + "\n.target sm_90\n.address_size 64\n\n");
+  out.raw(".version " + plan.ptxVersion + "\n.target " + plan.target + "\n.address_size 64\n\n");
   out.raw(".shared .align 16 .b8 lt_smem[" + num(plan.sharedBytes) + "];\n\n");
   emitTestKernel(out, test, plan);
   out.raw("\n");
