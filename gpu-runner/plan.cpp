@@ -462,6 +462,7 @@ void checkSpecialRegisters(const Test& test, Plan& plan, bool& laneid) {
     for (const Instr& in : test.threads[i].code)
       for (const Operand& o : in.args) {
         if (o.kind != Operand::Kind::Reg || !litmus::isSpecialRegister(o.name)) continue;
+        if (litmus::isPlacementRegister(o.name)) continue;  // %tid, %ctaid: the placement's values
         if (o.name == "laneid") {
           laneid = true;
           continue;
