@@ -23,7 +23,8 @@ const InstrParser::Handler InstrParser::kHandlers[] = {
     {"elect", &InstrParser::parseElect}, {"griddepcontrol", &InstrParser::parseGriddep},
     {"mov", &InstrParser::parseMov},     {"setp", &InstrParser::parseSetp},
     {"selp", &InstrParser::parseSelp},   {"bra", &InstrParser::parseBranch},
-    {"goto", &InstrParser::parseBranch}};
+    {"goto", &InstrParser::parseBranch},
+    {"vote", &InstrParser::parseWarp}, {"match", &InstrParser::parseWarp}, {"activemask", &InstrParser::parseWarp}, {"redux", &InstrParser::parseWarp}};
 
 Instr InstrParser::parse() {
   if (!split()) return in_;  // a label definition

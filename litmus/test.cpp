@@ -202,6 +202,7 @@ int destCount(const Instr& in) {
     case Opcode::Mapa:
     case Opcode::GetCtaRank: return 1;
     case Opcode::Elect: return 2;  // the first may be the sink `_`
+    case Opcode::Warp: return in.warpOp == WarpOp::MatchAll && in.args.size() == 4 ? 2 : 1;  // d|p
     case Opcode::Bar:
       return in.barOp == BarOp::RedPopc || in.barOp == BarOp::RedAnd || in.barOp == BarOp::RedOr;
     case Opcode::Mbarrier:

@@ -65,6 +65,7 @@ enum class Opcode {
   Bra,         // bra / herd goto; conditional through `guard` or `cmp` (herd beq/bne/...)
   Label,       // a label definition `L:`; no semantics of its own
   Nop,         // instructions with no memory-model effect that we still accept
+  Warp,        // vote{.sync}, match.sync, activemask, redux.sync (warpOp says which; D40-D42)
 };
 
 enum class AtomOp { None, And, Or, Xor, Cas, Exch, Add, Sub, Inc, Dec, Min, Max };
@@ -85,6 +86,9 @@ enum class FenceProxyKind { None, Alias, Texture, Surface, Constant, Async, Asyn
 // Asynchronous operations (§8.9.1.1, §9.7.9.25, §9.7.13.7): the bulk copy, its group bookkeeping,
 // the remote store and reduction into a CTA of the cluster, and the tensor-map copy with fence.
 enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp };
+// Warp collectives (§9.7.13.8-12): vote modes, match, activemask, redux operations.
+enum class WarpOp { None, All, Any, Uni, Ballot, MatchAny, MatchAll, Activemask, Add, Min, Max,
+                    And, Or, Xor };
 
 struct Operand {
   // RegAddr: an address held in a register (`[%r]`, `[%r+4]`), which mapa wrote (docs/format.md).
@@ -125,6 +129,11 @@ struct Instr {
   // cp.async.bulk: completes through a bulk async-group (.bulk_group) rather than an mbarrier;
   // cp.async.bulk.wait_group.read: waits only until the sources have been read.
   bool bulkGroup = false, readOnly = false;
+  // Warp collectives: the operation; vote.sync (vs the deprecated vote); redux .abs and .NaN.
+  // Operands: vote {d, a[, membermask]}; match {d[, p], a, membermask}; redux {d, a, membermask};
+  // activemask {d}.
+  WarpOp warpOp = WarpOp::None;
+  bool warpSync = false, absVal = false, nanVal = false;
 
   // Vector width of atom/red: 1 (scalar), or 2, 4, 8 for .v2, .v4, .v8 (§9.7.13.5: the vector
   // forms of .f32, .f16, .bf16, .f16x2 and .bf16x2).
@@ -260,6 +269,10 @@ int64_t initialValue(const Location& loc, int64_t offset);
 // Operand layout of memory instructions (see Instr::args).
 // Leading destination registers: 1 for ld and other register writers, vec for atom, 0 otherwise.
 int destCount(const Instr&);
+// Warp collectives (litmus/ptx_instr_warp.cpp): the index of the member mask operand (-1: none,
+// activemask and the deprecated vote), and the mnemonic with its qualifiers but the type.
+int warpMaskIndex(const Instr&);
+std::string warpMnemonic(const Instr&);
 // Index in args of the address operand of ld, st, atom and red; -1 for other instructions.
 int addressIndex(const Instr&);
 // Bytes of one element accessed by a typed ld/st/atom/red (.f16x2 counts 4, .b128 16); 0 when

@@ -1,0 +1,68 @@
+// The interpreter's warp collectives (§9.7.13.8-12; docs/model.md D40-D42): each lane arrives with
+// its operand and waits until every non-exited lane of the member mask has arrived; its result
+// is then a value of the phase, settled by the engines like a read's (model/collectives.h).
+#include "model/collectives.h"
+#include "model/interpreter.h"
+
+namespace model::detail {
+
+using litmus::WarpOp;
+
+// The lanes of this thread's warp, as a mask (every lane the test places in it).
+static uint32_t warpLanes(int lanes) {
+  return lanes >= 32 ? 0xffffffffu : (uint32_t{1} << lanes) - 1;
+}
+
+void Interpreter::stepWarp(Path p, const Instr& in) {
+  auto next = [&](Path q) {
+    ++q.pc;
+    explore(std::move(q));
+  };
+  // activemask and the deprecated vote: every lane of the warp (D42); divergence is not modelled
+  const uint32_t all = warpLanes(info_.lanes);
+  if (in.warpOp == WarpOp::Activemask) {
+    setReg(p, in.args[0], int64_t{all}, {});
+    return next(std::move(p));
+  }
+  const int mi = litmus::warpMaskIndex(in);
+  const int64_t mask = mi < 0 ? all : num(p, in.args[mi]) & 0xffffffff;
+  auto fail = [&](const std::string& what) { throw litmus::Error(in.loc, "'" + in.text + "': " + what); };
+  if (!(mask >> info_.lane & 1))
+    fail("the member mask " + std::to_string(mask) + " leaves out the executing lane " +
+         std::to_string(info_.lane) + " (undefined behaviour, §9.7.13.9-12)");
+  if (mask & ~int64_t{all})
+    fail("the member mask names lanes that the warp does not have (it has " + std::to_string(info_.lanes) + ")");
+  const int first = warpOf(*prog_.test, thread_);
+  Event a = baseEvent(p, in, EventKind::Arrive);
+  a.sem = litmus::Sem::Relaxed;  // a collective orders no memory (D40): its phase is no `bar`
+  a.scope = litmus::Scope::Cta;
+  a.barrier = warpKey(BarrierKind::Collective, collectiveSignature(in), first, static_cast<uint32_t>(mask));
+  a.warpInstr = &in;
+  a.lane = info_.lane;
+  const Operand& src = in.args[destCount(in)];
+  Val v = value(p, src);
+  if (in.warpOp <= WarpOp::Ballot) {  // a predicate, maybe negated
+    const bool neg = src.negated;
+    v = lift(v, [neg](int64_t x) -> int64_t { return (x != 0) != neg; });
+  }
+  emit(p, a, taintOf(p, src), v);
+  Event w = a;
+  w.kind = EventKind::Wait;
+  w.po = static_cast<int>(p.trace.events.size());
+  w.loc = collectiveSlot(prog_, thread_, p.pc);
+  Path hang = p;
+  emit(hang, w, {});
+  hang.trace.stuckAt = hang.pc;
+  finish(std::move(hang), Stuck::AtWait);
+  const int k = emit(p, w, {}, readValue(static_cast<int>(p.trace.events.size())));
+  const Val r = p.trace.vals[k];
+  Taint t;
+  t[k] = true;
+  if (in.warpOp == WarpOp::MatchAll && destCount(in) == 2) {  // d|p: p holds when d is not 0
+    setReg(p, in.args[1], lift(r, [](int64_t x) -> int64_t { return x != 0; }), t);
+  }
+  setReg(p, in.args[0], r, t);
+  next(std::move(p));
+}
+
+}  // namespace model::detail
