@@ -50,8 +50,8 @@ void Interpreter::stepWarp(Path p, const Instr& in) {
   w.kind = EventKind::Wait;
   w.po = static_cast<int>(p.trace.events.size());
   w.loc = collectiveSlot(prog_, thread_, p.pc);
-  Path hang = p;
-  emit(hang, w, {});
+  Path hang = p;  // the wait never returns: its result is no fixed value
+  emit(hang, w, {}, readValue(static_cast<int>(hang.trace.events.size())));
   hang.trace.stuckAt = hang.pc;
   finish(std::move(hang), Stuck::AtWait);
   const int k = emit(p, w, {}, readValue(static_cast<int>(p.trace.events.size())));
