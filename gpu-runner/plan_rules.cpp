@@ -19,7 +19,11 @@ namespace {
 bool needsSm90a(const Instr&) { return false; }
 
 // The architecture an instruction needs when it is newer than sm_90 ("sm_100a"), else empty.
-std::string newerArchitecture(const Instr&) { return {}; }
+std::string newerArchitecture(const Instr& in) {
+  // redux.sync .f32 (and its .abs, .NaN): "requires sm_100a" (§9.7.13.12)
+  if (in.op == Opcode::Warp && in.type == litmus::Type::F32) return "sm_100a";
+  return {};
+}
 
 }  // namespace
 
