@@ -18,12 +18,22 @@ void Interpreter::stepWarp(Path p, const Instr& in) {
     ++q.pc;
     explore(std::move(q));
   };
-  // activemask and the deprecated vote: every lane of the warp (D42); divergence is not modelled
   const uint32_t all = warpLanes(info_.lanes);
   if (in.warpOp == WarpOp::Activemask) {
-    setReg(p, in.args[0], int64_t{all}, {});
-    return next(std::move(p));
+    // Which lanes are converged here is not modelled: the lane itself and any of the others
+    // (D42), one path each; 2^(lanes-1) paths, so small warps only.
+    if (info_.lanes > 8)
+      throw litmus::Error(in.loc, "'" + in.text + "': activemask in a warp of more than 8 lanes is not modelled "
+                                  "(any subset of the other lanes may be active, D42)");
+    const uint32_t own = uint32_t{1} << info_.lane, others = all & ~own;
+    for (uint32_t sub = others;; sub = (sub - 1) & others) {  // every subset of the others
+      Path q = p;
+      setReg(q, in.args[0], int64_t{own | sub}, {});
+      next(std::move(q));
+      if (sub == 0) return;
+    }
   }
+  // the deprecated vote: every non-exited lane of the warp, as vote.sync with the full mask (D42)
   const int mi = litmus::warpMaskIndex(in);
   const int64_t mask = mi < 0 ? all : num(p, in.args[mi]) & 0xffffffff;
   auto fail = [&](const std::string& what) { throw litmus::Error(in.loc, "'" + in.text + "': " + what); };
