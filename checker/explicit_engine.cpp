@@ -1,4 +1,6 @@
 #include "checker/explicit_engine.h"
+
+#include "model/collectives.h"
 #include "checker/engine_common.h"
 #include "checker/explain.h"
 
@@ -203,10 +205,13 @@ Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
 }
 
 bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>& f) {
-  std::vector<int> pick(traces_.size(), 0);
   for (const auto& ts : traces_)
     if (ts.traces.empty()) return true;
-  while (true) {
+  // lanes of one warp-level phase share its fate (model/collectives.h): skip the others
+  std::vector<std::vector<std::vector<model::WarpFate>>> fates(traces_.size());
+  for (size_t t = 0; t < traces_.size(); ++t)
+    for (const auto& tr : traces_[t].traces) fates[t].push_back(model::warpFates(tr));
+  return model::forEachAgreeingCombination(fates, [&](const std::vector<int>& pick) {
     if (overTime()) return false;
     bool hangs = false;
     for (size_t t = 0; t < pick.size(); ++t) hangs |= traces_[t].traces[pick[t]].stuck != model::Stuck::No;
@@ -220,13 +225,8 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
         doneWithCandidate_ = false;
       }
     }
-    size_t t = 0;
-    for (; t < pick.size(); ++t) {
-      if (++pick[t] < static_cast<int>(traces_[t].traces.size())) break;
-      pick[t] = 0;
-    }
-    if (t == pick.size()) return true;
-  }
+    return true;
+  });
 }
 
 // Per location, the morally strong pairs of its writes: every execution orders each of them in co

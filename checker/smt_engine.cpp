@@ -9,6 +9,7 @@
 #include "checker/smt_values.h"
 #include "checker/symrel.h"
 #include "model/barriers.h"
+#include "model/collectives.h"
 #include "model/ptx_model.h"
 #include "model/relations.h"
 #include "model/semantics.h"
@@ -193,6 +194,9 @@ class SmtEnumerator {
   std::optional<SymRel> barrierChoice(Smt& smt, const model::EventGraph& g,
                                       const std::vector<model::Stuck>& stuck,
                                       const std::vector<z3::expr>& value, const ValueCode& code);
+  bool collectiveResults(Smt& smt, const model::EventGraph& g, const std::vector<model::Stuck>& stuck,
+                         const std::vector<z3::expr>& value,
+                         const std::vector<std::set<int64_t>>& possible, const ValueCode& code);
   void assertSpinning(Smt& smt, const std::vector<const PathGroup*>& pick,
                       const std::vector<int>& offset, const model::EventGraph& g,
                       const SymRel& rf, const SymRel& co);
@@ -238,6 +242,40 @@ std::optional<SymRel> SmtEnumerator::barrierChoice(Smt& smt, const model::EventG
   }
   if (bars.size() > 1) smt.add(z3::atleast(sels, 1) && z3::atmost(sels, 1));
   return bar;
+}
+
+// The result of each warp collective (D41): for every operands its phase's arrivals may carry,
+// the value they give (model/collectives.h). False: too many combinations to state.
+bool SmtEnumerator::collectiveResults(Smt& smt, const model::EventGraph& g, const std::vector<model::Stuck>& stuck,
+                                      const std::vector<z3::expr>& value,
+                                      const std::vector<std::set<int64_t>>& possible, const ValueCode& code) {
+  z3::context& c = smt.ctx();
+  const auto& ev = g.events;
+  for (int w = 0; w < static_cast<int>(ev.size()); ++w) {
+    if (!ev[w].isCollectiveResult()) continue;
+    const bool last = w + 1 == static_cast<int>(ev.size()) || ev[w + 1].thread != ev[w].thread;
+    if (last && stuck[ev[w].thread] == model::Stuck::AtWait) continue;  // it hangs: no result
+    const std::vector<int> arr = model::phaseArrivals(ev, w);
+    std::vector<std::vector<int64_t>> vals;
+    size_t combos = 1;
+    for (int a : arr) {
+      vals.emplace_back(possible[a].begin(), possible[a].end());
+      combos *= vals.back().size();
+    }
+    if (combos > (1u << 16)) throw litmus::Error({test_.file, 0, 0}, "a warp collective's operands take too many values");
+    for (size_t n = 0; n < combos; ++n) {
+      z3::expr when = c.bool_val(true);
+      std::vector<std::pair<int, int64_t>> ops;
+      for (size_t i = 0, rest = n; i < arr.size(); ++i, rest /= vals[i - 1].size()) {
+        const int64_t v = vals[i][rest % vals[i].size()];
+        ops.emplace_back(ev[arr[i]].lane, v);
+        rebind(when, when && value[arr[i]] == code.of(c, v));
+      }
+      const int64_t r = model::collectiveResult(*ev[w].warpInstr, ev[w].lane, ops);
+      smt.add(z3::implies(when, code.has(r) ? value[w] == code.of(c, r) : c.bool_val(false)));
+    }
+  }
+  return true;
 }
 
 // A spinning thread loops forever when the reads of its last iteration read co-maximal writes.
@@ -292,7 +330,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   std::vector<const model::Trace*> all;
   for (const auto* group : pick) all.insert(all.end(), group->traces.begin(), group->traces.end());
   // both are sound; the test's domain bounds chains better, the combination's has fewer writes
-  model::Domain dom = combinationDomain(all, prog_.locInit);
+  model::Domain dom = combinationDomain(all, prog_.locInit, dom_);
   for (size_t l = 0; l < dom.size(); ++l)
     std::erase_if(dom[l], [&](int64_t v) { return !dom_[l].count(v); });
   std::vector<std::vector<TraceTables>> tables(pick.size());
@@ -323,13 +361,14 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     for (size_t i = 0; i < rep.events.size(); ++i) {
       g.events.push_back(rep.events[i]);
       possible.emplace_back();
-      if (rep.events[i].isRead()) value.push_back(smt.freshValue(code.bits()));
+      if (rep.events[i].isRead() || rep.events[i].isCollectiveResult())  // settled later
+        value.push_back(smt.freshValue(code.bits()));
       else value.push_back(c.bool_val(false));  // set below, once every read has its variable
     }
     const auto readVar = [&value, off](int r) { return value[off + r]; };
     for (size_t i = 0; i < rep.events.size(); ++i) {
       deadline_.check();  // a term per trace of the group
-      const bool read = rep.events[i].isRead();
+      const bool read = rep.events[i].isRead() || rep.events[i].isCollectiveResult();
       z3::expr v = read ? value[off + i] : tableTerm(c, code, tables[t].back().events[i], readVar);
       for (size_t k = traces.size(); k-- > 0;) {
         const ValueTable& table = tables[t][k].events[i];
@@ -360,6 +399,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   }
   const std::optional<SymRel> bar = barrierChoice(smt, g, stuck, value, code);
   if (!bar) return;
+  if (!collectiveResults(smt, g, stuck, value, possible, code)) return;
 
   // Reads-from: each read reads exactly one write of its location, with the value it returned.
   SymRel rf(&c, &deadline_, n);
@@ -494,8 +534,11 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
 // Every combination of one path group per thread, each solved on its own context.
 void SmtEnumerator::enumerate(const std::vector<std::vector<PathGroup>>& groups) {
   if (std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.empty(); })) return;
-  std::vector<size_t> idx(groups.size(), 0);
-  while (!unknown_) {
+  // lanes of one warp-level phase share its fate (model/collectives.h): skip the others
+  std::vector<std::vector<std::vector<model::WarpFate>>> fates(groups.size());
+  for (size_t t = 0; t < groups.size(); ++t)
+    for (const auto& g : groups[t]) fates[t].push_back(model::warpFates(*g.traces.front()));
+  model::forEachAgreeingCombination(fates, [&](const std::vector<int>& idx) {
     std::vector<const PathGroup*> pick;
     bool hangs = false;
     for (size_t t = 0; t < groups.size(); ++t) {
@@ -503,13 +546,8 @@ void SmtEnumerator::enumerate(const std::vector<std::vector<PathGroup>>& groups)
       hangs |= pick.back()->traces.front()->stuck != model::Stuck::No;
     }
     if (!hangs || hang_.empty()) solveCombination(pick);
-    size_t t = 0;
-    for (; t < idx.size(); ++t) {
-      if (++idx[t] < groups[t].size()) break;
-      idx[t] = 0;
-    }
-    if (t == idx.size()) return;
-  }
+    return !unknown_;
+  });
 }
 
 Result SmtEnumerator::run() {

@@ -58,9 +58,10 @@ TraceTables tabulate(const model::Trace& tr, const model::Domain& dom) {
 }
 
 model::Domain combinationDomain(const std::vector<const model::Trace*>& traces,
-                                const std::vector<int64_t>& init) {
-  model::Domain dom(init.size());
+                                const std::vector<int64_t>& init, const model::Domain& whole) {
+  model::Domain dom(whole.size());
   for (size_t l = 0; l < init.size(); ++l) dom[l].insert(init[l]);
+  for (size_t l = init.size(); l < whole.size(); ++l) dom[l] = whole[l];  // collective results
   size_t writes = 0;
   for (const auto* tr : traces)
     for (const auto& e : tr->events) writes += e.kind == model::EventKind::Write;

@@ -49,8 +49,10 @@ TraceTables tabulate(const model::Trace& tr, const model::Domain& dom);
 // The values each location can hold in executions made of `traces` (with the initial values
 // `init`): the writes' values over the reads' values, to a fixed point. Far smaller than the
 // test's domain, which holds the values of every path: the tables shrink with it.
+// The slots after the locations (the warp collectives' results, model/collectives.h) are
+// `whole`'s, the test's domain.
 model::Domain combinationDomain(const std::vector<const model::Trace*>& traces,
-                                const std::vector<int64_t>& init);
+                                const std::vector<int64_t>& init, const model::Domain& whole);
 
 // Adds every value the tables take (not the decisions' truth values) to the code.
 void addValues(const TraceTables& t, ValueCode& code);

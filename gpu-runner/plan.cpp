@@ -40,6 +40,7 @@ std::vector<size_t> predicatePositions(const Instr& in) {
   switch (in.op) {
     case Opcode::Setp: return {0};
     case Opcode::Elect: return {1};
+    case Opcode::Warp: return warpPredicatePositions(in);
     case Opcode::Selp: return {3};
     case Opcode::Mbarrier:
       if (in.mbarOp == litmus::MbarOp::TestWait || in.mbarOp == litmus::MbarOp::TryWait) return {0};

@@ -147,6 +147,8 @@ std::string minimumVersion(const litmus::Test& test);
 std::string minimumTarget(const litmus::Test& test);
 void refuseNewerArchitecture(const litmus::Test& test);
 void refuseUndefined(const litmus::Test& test);
+// The operand positions of a warp collective that hold predicates (ptx_body_warp.cpp).
+std::vector<size_t> warpPredicatePositions(const litmus::Instr& in);
 
 // Is `name` a predicate register of thread `t`? (setp and wait destinations, guards, ...)
 bool isPredicate(const ThreadPlan& t, const std::string& name);

@@ -20,9 +20,11 @@ bool needsSm90a(const Instr&) { return false; }
 
 // The architecture an instruction needs when it is newer than sm_90 ("sm_100a"), else empty.
 // clusterlaunchcontrol (§9.7.13.17-18) and the .release forms of st.async/red.async (§9.7.13.7)
-// require sm_100; .multicast::cluster::all requires sm_100a.
+// require sm_100; .multicast::cluster::all requires sm_100a; redux.sync .f32 (and its .abs,
+// .NaN) "requires sm_100a" (§9.7.13.12).
 std::string newerArchitecture(const Instr& in) {
   if (in.op == Opcode::Clc) return in.multicast ? "sm_100a" : "sm_100";
+  if (in.op == Opcode::Warp && in.type == litmus::Type::F32) return "sm_100a";
   const bool asyncRelease = in.op == Opcode::Async && in.sem == litmus::Sem::Release &&
                             (in.asyncOp == litmus::AsyncOp::Store || in.asyncOp == litmus::AsyncOp::Reduce);
   return asyncRelease ? "sm_100" : std::string();

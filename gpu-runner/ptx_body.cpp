@@ -51,6 +51,7 @@ void BodyEmitter::instr(const Instr& in) {
     case Opcode::Mapa: return mapa(in);
     case Opcode::GetCtaRank: return getctarank(in);
     case Opcode::Elect: return elect(in);
+    case Opcode::Warp: return warpCollective(in);
     case Opcode::Mov: return mov(in);
     case Opcode::Arith: return arith(in);
     case Opcode::Setp: return setp(in);

@@ -40,6 +40,7 @@ class BodyEmitter {
   int w_ = 0, x_ = 0, h_ = 0, o_ = 0, c_ = 0;  // temporaries used by the current instruction
 
   void instr(const Instr& in);
+  void warpCollective(const Instr& in);  // ptx_body_warp.cpp
 
   [[noreturn]] void refuse(const Instr& in, const std::string& why) const;
 

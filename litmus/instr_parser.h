@@ -120,6 +120,12 @@ class InstrParser {
   void parseElect();
   void parseWarpSync();
   void parseGriddep();
+  void parseWarp();
+  void parseVote(std::string_view mode, const Piece& type);
+  void parseMatch(std::string_view mode, const Piece& type);
+  void parseRedux(const Piece& op, const Piece& type, const std::optional<Piece>& abs,
+                  const std::optional<Piece>& nan);
+  void takeMaskedOperands(std::vector<Slot> slots, bool mask, const std::string& msg);
   void takeSize(const Piece& p);
   void parseMov();
   void parseArith();

@@ -26,7 +26,9 @@ const InstrParser::Handler InstrParser::kHandlers[] = {
     {"goto", &InstrParser::parseBranch},
     {"clusterlaunchcontrol", &InstrParser::parseClc}, {"cvta", &InstrParser::parseCvta},
     {"nanosleep", &InstrParser::parseNanosleep}, {"createpolicy", &InstrParser::parseCreatePolicy},
-    {"exit", &InstrParser::parseExit},   {"ret", &InstrParser::parseExit}};
+    {"exit", &InstrParser::parseExit},   {"ret", &InstrParser::parseExit},
+    {"vote", &InstrParser::parseWarp},   {"match", &InstrParser::parseWarp},
+    {"activemask", &InstrParser::parseWarp}, {"redux", &InstrParser::parseWarp}};
 
 Instr InstrParser::parse() {
   if (!split()) return in_;  // a label definition

@@ -521,6 +521,7 @@ std::string mnemonic(const Instr& in) {
     case Opcode::GetCtaRank:
       return "getctarank" + (in.space != Space::Generic ? dot(toString(in.space)) : "");
     case Opcode::Elect: return "elect.sync";
+    case Opcode::Warp: return warpMnemonic(in);
     case Opcode::Bar:
       if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
         const bool dflt = in.sem == (in.barOp == BarOp::ClusterArrive ? Sem::Release : Sem::Acquire);
@@ -566,7 +567,7 @@ std::string formatInstr(const Instr& in) {
   out += mnemonic(in);
   if (in.type != Type::None) out += dot(toString(in.type));
   const bool typedValues = !(in.op == Opcode::Bar || in.op == Opcode::Mbarrier ||
-                             in.op == Opcode::Mapa || in.op == Opcode::Elect ||
+                             in.op == Opcode::Mapa || in.op == Opcode::Elect || in.op == Opcode::Warp ||
                              (in.op == Opcode::Async && in.asyncOp != AsyncOp::Store &&
                               in.asyncOp != AsyncOp::Reduce));
   Type immType = typedValues ? in.type : Type::None;
@@ -584,6 +585,9 @@ std::string formatInstr(const Instr& in) {
     ops += formatOperand(in.args.at(a), immType) + ", " + brace(a + 1);
     return out + " " + ops;
   }
+  if (in.op == Opcode::Warp && destCount(in) == 2)  // match.all.sync d|p, a, membermask
+    return out + " " + formatOperand(in.args[0], Type::None) + "|" + formatOperand(in.args[1], Type::None) +
+           ", " + formatOperand(in.args[2], Type::None) + ", " + formatOperand(in.args[3], Type::None);
   if (in.op == Opcode::Elect)  // elect.sync d|p, membermask
     return out + " " + formatOperand(in.args[0], Type::None) + "|" +
            formatOperand(in.args[1], Type::None) + ", " + formatOperand(in.args[2], Type::None);

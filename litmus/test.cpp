@@ -206,6 +206,7 @@ int destCount(const Instr& in) {
     case Opcode::CreatePolicy: return 1;
     case Opcode::Clc:  // query_cancel: .v4 writes {x, y, z, w}, each may be the sink `_`
       return in.clcOp == ClcOp::TryCancel ? 0 : in.clcOp == ClcOp::FirstCtaid && in.clcDim < 0 ? 4 : 1;
+    case Opcode::Warp: return in.warpOp == WarpOp::MatchAll && in.args.size() == 4 ? 2 : 1;  // d|p
     case Opcode::Bar:
       return in.barOp == BarOp::RedPopc || in.barOp == BarOp::RedAnd || in.barOp == BarOp::RedOr;
     case Opcode::Mbarrier:

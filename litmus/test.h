@@ -70,6 +70,7 @@ enum class Opcode {
   Nanosleep,   // nanosleep.u32 t: no memory effect
   CreatePolicy,  // createpolicy.fractional...b64 d{, f}: a cache policy, no memory effect
   Clc,         // clusterlaunchcontrol.try_cancel / .query_cancel (clcOp says which)
+  Warp,        // vote{.sync}, match.sync, activemask, redux.sync (warpOp says which; D40-D42)
 };
 
 enum class AtomOp { None, And, Or, Xor, Cas, Exch, Add, Sub, Inc, Dec, Min, Max };
@@ -93,6 +94,9 @@ enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp };
 // clusterlaunchcontrol (§9.7.13.17-18): the asynchronous cancel request, and the decoding of its
 // 16-byte response (docs/model.md D49).
 enum class ClcOp { None, TryCancel, IsCanceled, FirstCtaid };
+// Warp collectives (§9.7.13.8-12): vote modes, match, activemask, redux operations.
+enum class WarpOp { None, All, Any, Uni, Ballot, MatchAny, MatchAll, Activemask, Add, Min, Max,
+                    And, Or, Xor };
 
 struct Operand {
   // RegAddr: an address held in a register (`[%r]`, `[%r+4]`), which mapa wrote (docs/format.md).
@@ -133,6 +137,11 @@ struct Instr {
   // cp.async.bulk: completes through a bulk async-group (.bulk_group) rather than an mbarrier;
   // cp.async.bulk.wait_group.read: waits only until the sources have been read.
   bool bulkGroup = false, readOnly = false;
+  // Warp collectives: the operation; vote.sync (vs the deprecated vote); redux .abs and .NaN.
+  // Operands: vote {d, a[, membermask]}; match {d[, p], a, membermask}; redux {d, a, membermask};
+  // activemask {d}.
+  WarpOp warpOp = WarpOp::None;
+  bool warpSync = false, absVal = false, nanVal = false;
 
   // Vector width of atom/red: 1 (scalar), or 2, 4, 8 for .v2, .v4, .v8 (§9.7.13.5: the vector
   // forms of .f32, .f16, .bf16, .f16x2 and .bf16x2).
@@ -277,6 +286,10 @@ int64_t initialValue(const Location& loc, int64_t offset);
 // Operand layout of memory instructions (see Instr::args).
 // Leading destination registers: 1 for ld and other register writers, vec for atom, 0 otherwise.
 int destCount(const Instr&);
+// Warp collectives (litmus/ptx_instr_warp.cpp): the index of the member mask operand (-1: none,
+// activemask and the deprecated vote), and the mnemonic with its qualifiers but the type.
+int warpMaskIndex(const Instr&);
+std::string warpMnemonic(const Instr&);
 // Index in args of the address operand of ld, st, atom and red; -1 for other instructions.
 int addressIndex(const Instr&);
 // Bytes of one element accessed by a typed ld/st/atom/red (.f16x2 counts 4, .b128 16); 0 when

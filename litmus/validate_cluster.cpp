@@ -127,7 +127,7 @@ void checkWarps(const Test& test, const Placement& p) {
     multiLane[t.cta] = multiLane[t.cta] || p.lanes[i] > 1;
     for (const Instr& in : t.code) {
       const bool warpSync = in.op == Opcode::Bar && in.barOp == BarOp::WarpSync;
-      if (warpSync || in.op == Opcode::Elect) {
+      if (warpSync || in.op == Opcode::Elect || warpMaskIndex(in) >= 0) {  // the collectives too
         const Operand& mask = in.args.back();
         if (warpSync && mask.kind != Operand::Kind::Imm)
           throw Error(mask.loc, "the member mask of bar.warp.sync must be an immediate");

@@ -1,5 +1,7 @@
 #include "model/barriers.h"
 
+#include "model/collectives.h"
+
 #include <algorithm>
 #include <map>
 
@@ -175,7 +177,7 @@ std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vecto
         complete.push_back(f.complete[k]);
       }
     }
-    BitRel bar(n);
+    BitRel bar(n), waits(n);  // waits: bar and the collectives' phases, which order no memory (D40)
     bool ok = true;
     for (int w = 0; w < n && ok; ++w) {
       if (ev[w].kind != EventKind::Wait) continue;
@@ -187,13 +189,14 @@ std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vecto
       if (!ok || !done) continue;
       std::vector<int64_t> preds;
       for (int a : *phases[ph]) {
-        bar.set(a, w);
+        waits.set(a, w);
+        if (!isCollectiveKey(ev[w].barrier)) bar.set(a, w);
         if (ev[a].barrier != kExitBarrier) preds.push_back(ev[a].value);  // exits vote nothing
       }
       if (checkValues && isReduction(ev[w].barOp) && reduce(ev[w].barOp, preds) != ev[w].value)
         ok = false;
     }
-    if (ok && ordered(ev, bar)) out.push_back(std::move(bar));
+    if (ok && ordered(ev, waits)) out.push_back(std::move(bar));
     size_t b = 0;
     for (; b < pick.size(); ++b) {
       if (++pick[b] < perBarrier[b].size()) break;

@@ -14,7 +14,7 @@ namespace model {
 // The barrier object an Arrive or Wait uses, packed into Event::barrier: a CTA's named barrier
 // (bar/barrier, id 0-15, Dat3M instance), its cluster's barrier (barrier.cluster), or the barrier
 // of one warp of a CTA (bar.warp.sync; id: the warp).
-enum class BarrierKind : uint8_t { Cta, Cluster, Warp };
+enum class BarrierKind : uint8_t { Cta, Cluster, Warp, Collective };
 struct BarrierName {
   BarrierKind kind = BarrierKind::Cta;
   int gpu = 0;

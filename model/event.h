@@ -56,6 +56,11 @@ struct Event {
   // thread's events after the cp.async.bulk.wait_group that completed them).
   int async = -1;
   int joinPo = kNever;
+  // Warp collectives (D40-D42): the instruction of a collective's Arrive (value: the lane's
+  // operand) and Wait (value: the lane's result, settled from its phase's arrivals like a read's
+  // from its write; loc: the result's slot in the value domain, model/collectives.h), and the lane.
+  const litmus::Instr* warpInstr = nullptr;
+  int lane = 0;
   static constexpr int kNever = 1 << 30;
 
   bool isMem() const { return kind == EventKind::Init || kind == EventKind::Read ||
@@ -65,6 +70,7 @@ struct Event {
   bool isFence() const { return kind == EventKind::Fence; }
   bool isAsync() const { return async >= 0; }
   bool isBarrier() const { return kind == EventKind::Arrive || kind == EventKind::Wait; }
+  bool isCollectiveResult() const { return kind == EventKind::Wait && warpInstr != nullptr; }
   bool strong() const { return kind == EventKind::Init || kind == EventKind::Fence ||
                                sem != litmus::Sem::Weak; }
 };
@@ -101,7 +107,9 @@ struct Trace {
   int stuckAt = -1;  // AtWait / Spinning: the instruction (the wait, or the loop's back edge)
 
   // Event i is a read whose value the path left to reads-from.
-  bool lazyRead(size_t i) const { return events[i].isRead() && !vals[i].known(); }
+  bool lazyRead(size_t i) const {
+    return (events[i].isRead() || events[i].isCollectiveResult()) && !vals[i].known();
+  }
 };
 
 }  // namespace model

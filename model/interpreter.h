@@ -194,6 +194,7 @@ class Interpreter {
   void finishBarrier(Path p, const Instr& in);
   void stepMbarrier(Path p, const Instr& in);
   void stepAsync(Path p, const Instr& in);
+  void stepWarp(Path p, const Instr& in);
   void stepCluster(Path& p, const Instr& in);
   void copyWords(Path p, const Instr& in, size_t word, int op);
   void completeTx(Path p, const Instr& in, int op, int mbarOperand, int64_t bytes);

@@ -11,6 +11,7 @@
 
 #include "model/barriers.h"
 #include "model/bitrel.h"
+#include "model/collectives.h"
 #include "model/interpreter.h"
 
 namespace model {
@@ -39,6 +40,7 @@ std::string Program::locName(int loc) const {
 }
 
 std::vector<int> barrierParticipants(const Program& prog, int64_t key) {
+  if (isCollectiveKey(key)) return collectiveParticipants(prog, key);
   const BarrierName b = barrierName(key);
   const litmus::Test& test = *prog.test;
   // Dat3M: the threads whose code names this barrier (an id or instance in a register might).
@@ -138,6 +140,7 @@ int64_t specialValue(const std::string& name, const litmus::Placement& place, si
 // A barrier instruction whose barrier has no thread count (all threads of the CTA or cluster).
 bool countless(const litmus::Test& test, const Instr& in) {
   using litmus::BarOp;
+  if (in.op == Opcode::Warp) return in.warpOp != litmus::WarpOp::Activemask;  // exits count (D41)
   if (in.op != Opcode::Bar || in.barOp == litmus::BarOp::WarpSync) return false;
   if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) return true;
   return litmus::barOperands(in, test.dat3mBarriers).count < 0;
@@ -318,6 +321,7 @@ std::vector<int> Interpreter::decidingOperands(const Instr& in) const {
     case Opcode::Mapa:
     case Opcode::GetCtaRank: regs(1, in.args.size()); break;
     case Opcode::Elect: regs(2, 3); break;
+    case Opcode::Warp: if (litmus::warpMaskIndex(in) >= 0) regs(litmus::warpMaskIndex(in), in.args.size()); break;
     default: break;
   }
   return out;
@@ -513,6 +517,7 @@ void Interpreter::explore(Path p) {
       return;
     }
     if (in.op == Opcode::Exit) break;  // exit, ret: the thread ends here
+    if (in.op == Opcode::Warp) return stepWarp(std::move(p), in);
     if (!stepPure(p, in)) return;
   }
   finish(std::move(p), Stuck::No);

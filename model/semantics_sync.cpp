@@ -1,6 +1,7 @@
 // The interpreter's barrier steps: bar/barrier and barrier.cluster (arrive and wait events), and
 // mbarrier operations on the mbarrier's location (model/mbarrier.h).
 #include "model/barriers.h"
+#include "model/collectives.h"
 #include "model/interpreter.h"
 #include "model/mbarrier.h"
 
@@ -60,6 +61,9 @@ Event Interpreter::barrierEvent(const Path& p, const Instr& in, EventKind kind) 
   }
   if (name.gpu > 0xff || name.group > 0xffff) fail("GPU, CTA or cluster number too large for a barrier");
   e.barrier = barrierKey(name);
+  // bar.warp.sync: lanes meet only "with the same membermask value" (§9.7.13.2)
+  if (in.barOp == BarOp::WarpSync)
+    e.barrier = warpKey(BarrierKind::Warp, 0, warpOf(*prog_.test, thread_), static_cast<uint32_t>(num(p, in.args[0])));
   return e;
 }
 

@@ -2,6 +2,8 @@
 // write's value, and every other value follows from the reads of its thread.
 #include "model/semantics.h"
 
+#include "model/collectives.h"
+
 namespace model {
 
 namespace {
@@ -26,8 +28,9 @@ class Settler {
       // a read the path fixed must read its value; the path's decisions must hold
       for (size_t i = 0; i < tr.events.size(); ++i) {
         const int e = offset_[t] + static_cast<int>(i);
-        if (!tr.events[i].isRead() || !tr.vals[i].known() || rf_[e] < 0) continue;
-        const auto v = valueOf(rf_[e]);
+        const bool result = tr.events[i].isCollectiveResult();  // its phase gives it (D41)
+        if (!(tr.events[i].isRead() || result) || !tr.vals[i].known() || (!result && rf_[e] < 0)) continue;
+        const auto v = result ? collective(e) : valueOf(rf_[e]);
         if (v && *v != tr.vals[i].k) return std::nullopt;
       }
       for (const auto& g : tr.guards) {
@@ -52,6 +55,17 @@ class Settler {
   std::vector<int64_t> value_;
   std::vector<State> state_;
 
+  // A collective's result: computed from the operands of its phase's arrivals.
+  std::optional<int64_t> collective(int e) {
+    std::vector<std::pair<int, int64_t>> ops;
+    for (int a : phaseArrivals(events_, e)) {
+      const auto v = valueOf(a);
+      if (!v) return std::nullopt;
+      ops.emplace_back(events_[a].lane, *v);
+    }
+    return collectiveResult(*events_[e].warpInstr, events_[e].lane, ops);
+  }
+
   ReadLookup lookupIn(int t) {
     return [this, t](int r) { return valueOf(offset_[t] + r); };
   }
@@ -70,7 +84,8 @@ class Settler {
     const Trace& tr = *traces_[t];
     const int i = e - offset_[t];
     std::optional<int64_t> v;
-    if (isReadOf(tr.vals[i], i)) v = rf_[e] >= 0 ? valueOf(rf_[e]) : std::nullopt;
+    if (events_[e].isCollectiveResult()) v = collective(e);
+    else if (isReadOf(tr.vals[i], i)) v = rf_[e] >= 0 ? valueOf(rf_[e]) : std::nullopt;
     else v = evaluate(tr.vals[i], lookupIn(t));
     if (!v) {
       state_[e] = kNone;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "model/collectives.h"
+
 namespace model {
 
 // Values reach a location only through chains of writes, each write of a chain a distinct event
@@ -17,7 +19,7 @@ namespace model {
 // vector atoms make it grow with every element and the domains with it.)
 Domain valueDomain(const Program& prog, int unroll) {
   const size_t nloc = prog.locNames.size();
-  Domain dom(nloc);
+  Domain dom(domainSize(prog));  // the locations, then the collectives' results
   for (size_t l = 0; l < nloc; ++l) dom[l].insert(prog.locInit[l]);
   for (size_t round = 0;; ++round) {
     Domain made(nloc);
@@ -25,8 +27,10 @@ Domain valueDomain(const Program& prog, int unroll) {
     for (size_t l = 0; l < nloc; ++l) feeds[l][l] = true;
     // per thread, per trace: its writes by location
     std::vector<std::vector<std::vector<size_t>>> writes(prog.threads.size());
+    std::vector<TraceSet> sets;
     for (size_t t = 0; t < prog.threads.size(); ++t) {
-      TraceSet ts = enumerateTraces(prog, static_cast<int>(t), dom, unroll);
+      sets.push_back(enumerateTraces(prog, static_cast<int>(t), dom, unroll));
+      TraceSet& ts = sets.back();
       // paths dropped at the loop bound write values too (a loop exiting on its own write)
       ts.traces.insert(ts.traces.end(), ts.dropped.begin(), ts.dropped.end());
       for (const auto& tr : ts.traces) {
@@ -67,6 +71,12 @@ Domain valueDomain(const Program& prog, int unroll) {
       if (round + 1 >= bound) continue;
       for (int64_t v : made[l]) changed = dom[l].insert(v).second || changed;
     }
+    // The collectives' results over the operands' values; a chain of collectives is no longer
+    // than the collectives one execution runs (each at most unroll + 1 times).
+    std::vector<const TraceSet*> all;
+    for (const TraceSet& ts : sets) all.push_back(&ts);
+    if (round <= (dom.size() - nloc) * (static_cast<size_t>(unroll) + 1))
+      changed = addCollectiveResults(prog, all, dom) || changed;
     if (!changed) return dom;
   }
 }

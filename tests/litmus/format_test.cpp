@@ -25,16 +25,17 @@ bool sameInstr(const Instr& a, const Instr& b) {
   auto fields = [](const Instr& i) {
     const auto& [op, text, loc, sem, scope, space, srcSpace, proxy, type, semExplicit,
                  scopeExplicit, atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
-                 parity, proxyKind, asyncOp, bulkGroup, readOnly, vec, args, target, guard,
-                 guardNegated, addrSpace, clcOp, clcDim, multicast] = i;
+                 parity, proxyKind, asyncOp, bulkGroup, readOnly, warpOp, warpSync, absVal, nanVal,
+                 vec, args, target, guard, guardNegated, addrSpace, clcOp, clcDim, multicast] = i;
     (void)text;
     (void)loc;
     std::vector<decltype(comparable(Operand{}))> operands;
     for (const Operand& o : args) operands.push_back(comparable(o));
     return std::make_tuple(op, sem, scope, space, srcSpace, proxy, type, semExplicit, scopeExplicit,
                            atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
-                           parity, proxyKind, asyncOp, bulkGroup, readOnly, vec, operands, target,
-                           guard, guardNegated, addrSpace, clcOp, clcDim, multicast);
+                           parity, proxyKind, asyncOp, bulkGroup, readOnly, warpOp, warpSync,
+                           absVal, nanVal, vec, operands, target, guard, guardNegated, addrSpace,
+                           clcOp, clcDim, multicast);
   };
   return fields(a) == fields(b);
 }
