@@ -120,6 +120,14 @@ class InstrParser {
   void parseElect();
   void parseWarpSync();
   void parseGriddep();
+  void parseCpAsyncNonBulk();  // ptx_instr_cpasync.cpp
+  void parseCpAsyncCopy();
+  void checkCpSizes(bool cg);
+  void parseCpAsyncArrive();
+  void parseWgmma();  // ptx_instr_wgmma.cpp
+  void parseWgmmaMma();
+  void takeWgmmaOperands(bool integer);
+  void parseSetMaxNReg();
   void takeSize(const Piece& p);
   void parseMov();
   void parseArith();

@@ -23,7 +23,8 @@ const InstrParser::Handler InstrParser::kHandlers[] = {
     {"elect", &InstrParser::parseElect}, {"griddepcontrol", &InstrParser::parseGriddep},
     {"mov", &InstrParser::parseMov},     {"setp", &InstrParser::parseSetp},
     {"selp", &InstrParser::parseSelp},   {"bra", &InstrParser::parseBranch},
-    {"goto", &InstrParser::parseBranch}};
+    {"goto", &InstrParser::parseBranch},
+    {"wgmma", &InstrParser::parseWgmma}, {"setmaxnreg", &InstrParser::parseSetMaxNReg}};
 
 Instr InstrParser::parse() {
   if (!split()) return in_;  // a label definition
