@@ -15,7 +15,8 @@ using litmus::Space;
 
 namespace {
 bool isCopy(const Instr& in) {
-  return in.op == litmus::Opcode::Async && (in.asyncOp == AsyncOp::CpCopyCa || in.asyncOp == AsyncOp::CpCopyCg);
+  return in.op == litmus::Opcode::Async &&
+         (in.asyncOp == AsyncOp::CpCopyCa || in.asyncOp == AsyncOp::CpCopyCg);
 }
 }  // namespace
 
@@ -29,11 +30,13 @@ void BodyEmitter::cpAsyncInstr(const Instr& in) {
     case AsyncOp::CpWaitAll: return out_.op(g + "cp.async.wait_all");
     case AsyncOp::CpArrive:
     case AsyncOp::CpArriveNoinc:
-      return out_.op(g + "cp.async.mbarrier.arrive" + (in.asyncOp == AsyncOp::CpArriveNoinc ? ".noinc" : "") +
-                     space(in) + ".b64 " + address(in, in.args[0]));
+      return out_.op(g + "cp.async.mbarrier.arrive" +
+                     (in.asyncOp == AsyncOp::CpArriveNoinc ? ".noinc" : "") + space(in) + ".b64 " +
+                     address(in, in.args[0]));
     default:
-      refuse(in, "wgmma's .sync.aligned forms must be executed by all four warps of a warpgroup, and a "
-                 "litmus thread is one warp that the runner places alone (docs/gpu-runner.md)");
+      refuse(in,
+             "wgmma's .sync.aligned forms must be executed by all four warps of a warpgroup, and a "
+             "litmus thread is one warp that the runner places alone (docs/gpu-runner.md)");
   }
 }
 
@@ -44,8 +47,8 @@ void BodyEmitter::cpCopy(const Instr& in, const std::string& g) {
   for (size_t a = 0; a < 2; ++a)
     if (in.args[a].imm % size != 0)
       refuse(in, "cp.async needs addresses aligned to cp-size (" + imm(size) + " bytes)");
-  std::string text = g + (in.asyncOp == AsyncOp::CpCopyCg ? "cp.async.cg" : "cp.async.ca") + space(in) +
-                     ".global " + address(in, in.args[0], in.space) + ", " +
+  std::string text = g + (in.asyncOp == AsyncOp::CpCopyCg ? "cp.async.cg" : "cp.async.ca") +
+                     space(in) + ".global " + address(in, in.args[0], in.space) + ", " +
                      address(in, in.args[1], Space::Global) + ", " + imm(size);
   if (in.args.size() > 3) text += ", " + imm(in.args[3].imm);
   out_.op(text);

@@ -31,9 +31,11 @@ void InstrParser::parseCpAsyncNonBulk() {
   if (kind.s == "wait_group") {
     in_.asyncOp = AsyncOp::CpWait;
     noQualifiers(3, "cp.async.wait_group");
-    takeOperands({Slot::Val}, {}, "'cp.async.wait_group' expects the number of groups that may stay pending");
+    takeOperands({Slot::Val}, {},
+                 "'cp.async.wait_group' expects the number of groups that may stay pending");
     if (in_.args[0].kind != Operand::Kind::Imm || in_.args[0].imm < 0 || in_.args[0].imm > 63)
-      fail(ops_[0].off, "'cp.async.wait_group' takes an immediate count 0-63 (an integer constant)");
+      fail(ops_[0].off,
+           "'cp.async.wait_group' takes an immediate count 0-63 (an integer constant)");
     return;
   }
   if (kind.s == "mbarrier") return parseCpAsyncArrive();
@@ -55,19 +57,26 @@ void InstrParser::parseCpAsyncCopy() {
   bool hint = false, prefetch = false;
   for (size_t i = 3; i < parts_.size(); ++i) {
     const Piece& p = parts_[i];
-    if (spaceFromString(p.s) && spaces.size() < 2) spaces.push_back(p);
-    else if (p.s == "L2::cache_hint" && !hint) hint = true;
-    else if (cacheKind(p.s) == Cache::Prefetch && !prefetch) prefetch = true;
-    else fail(p.off, "unknown qualifier " + dotted(p.s) + " on '" + full + "'");
+    if (spaceFromString(p.s) && spaces.size() < 2)
+      spaces.push_back(p);
+    else if (p.s == "L2::cache_hint" && !hint)
+      hint = true;
+    else if (cacheKind(p.s) == Cache::Prefetch && !prefetch)
+      prefetch = true;
+    else
+      fail(p.off, "unknown qualifier " + dotted(p.s) + " on '" + full + "'");
   }
   if (spaces.size() != 2)
-    fail(parts_[0].off, "'" + full + "' needs the destination and source state spaces .shared{::cta}.global");
+    fail(parts_[0].off,
+         "'" + full + "' needs the destination and source state spaces .shared{::cta}.global");
   in_.space = *spaceFromString(spaces[0].s);
   in_.srcSpace = *spaceFromString(spaces[1].s);
   if (!isSharedCta(in_.space) || in_.srcSpace != Space::Global)
-    fail(spaces[0].off, "'" + full + "' copies from .global to .shared or .shared::cta (§9.7.9.25.3.1)");
+    fail(spaces[0].off,
+         "'" + full + "' copies from .global to .shared or .shared::cta (§9.7.9.25.3.1)");
   std::vector<Slot> slots{Slot::Addr, Slot::Addr, Slot::Val};
-  const std::string msg = "'" + full + "' expects a destination, a source, cp-size and optionally src-size" +
+  const std::string msg = "'" + full +
+                          "' expects a destination, a source, cp-size and optionally src-size" +
                           std::string(hint ? ", then a cache policy" : "");
   if (!hint) {
     takeOperands(slots, {Slot::Val}, msg);
@@ -90,14 +99,16 @@ void InstrParser::checkCpSizes(bool cg) {
   if (in_.args.size() < 4) return;
   const Operand& src = in_.args[3];
   if (src.kind != Operand::Kind::Imm)
-    fail(ops_[3].off, "src-size or ignore-src in a register is not supported: the model needs the "
-                      "number of bytes copied as an immediate");
+    fail(ops_[3].off,
+         "src-size or ignore-src in a register is not supported: the model needs the "
+         "number of bytes copied as an immediate");
   if (src.imm < 0 || src.imm > size.imm)
     fail(ops_[3].off, "src-size " + std::to_string(src.imm) + " exceeds cp-size " +
                           std::to_string(size.imm) + " (undefined behaviour, §9.7.9.25.3.1)");
   if (src.imm % 4 != 0)
-    fail(ops_[3].off, "a src-size that is not a multiple of 4 is not supported: the model copies "
-                      "4-byte words");
+    fail(ops_[3].off,
+         "a src-size that is not a multiple of 4 is not supported: the model copies "
+         "4-byte words");
 }
 
 // cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr] (§9.7.13.15.15).
@@ -108,15 +119,20 @@ void InstrParser::parseCpAsyncArrive() {
   std::optional<Piece> space;
   for (size_t i = 4; i < parts_.size(); ++i) {
     const Piece& p = parts_[i];
-    if (p.s == "noinc" && in_.asyncOp == AsyncOp::CpArrive) in_.asyncOp = AsyncOp::CpArriveNoinc;
-    else if (spaceFromString(p.s) && !space) space = p;
-    else if (p.s == "b64" && in_.type == Type::None) in_.type = Type::B64;
-    else fail(p.off, "unknown qualifier " + dotted(p.s) + " on 'cp.async.mbarrier.arrive'");
+    if (p.s == "noinc" && in_.asyncOp == AsyncOp::CpArrive)
+      in_.asyncOp = AsyncOp::CpArriveNoinc;
+    else if (spaceFromString(p.s) && !space)
+      space = p;
+    else if (p.s == "b64" && in_.type == Type::None)
+      in_.type = Type::B64;
+    else
+      fail(p.off, "unknown qualifier " + dotted(p.s) + " on 'cp.async.mbarrier.arrive'");
   }
   if (space) {
     in_.space = *spaceFromString(space->s);
     if (!isSharedCta(in_.space))
-      fail(space->off, "the mbarrier of 'cp.async.mbarrier.arrive' is in .shared{::cta} (§9.7.13.15.15)");
+      fail(space->off,
+           "the mbarrier of 'cp.async.mbarrier.arrive' is in .shared{::cta} (§9.7.13.15.15)");
   }
   if (in_.type != Type::B64) fail(parts_[0].off, "'cp.async.mbarrier.arrive' requires .b64");
   takeOperands({Slot::Addr}, {}, "'cp.async.mbarrier.arrive' expects the address of an mbarrier");
@@ -128,8 +144,9 @@ void InstrParser::parseCpAsyncArrive() {
 // .b64 or .u32, follows it in formatInstr).
 std::string cpAsyncMnemonic(const Instr& in) {
   if (in.op == Opcode::Nop)
-    return in.atomOp == AtomOp::Inc ? "setmaxnreg.inc.sync.aligned"
-           : in.atomOp == AtomOp::Dec ? "setmaxnreg.dec.sync.aligned" : "nop";
+    return in.atomOp == AtomOp::Inc   ? "setmaxnreg.inc.sync.aligned"
+           : in.atomOp == AtomOp::Dec ? "setmaxnreg.dec.sync.aligned"
+                                      : "nop";
   const std::string space = in.space == Space::Generic ? "" : std::string(".") + toString(in.space);
   switch (in.asyncOp) {
     case AsyncOp::CpCopyCa: return "cp.async.ca" + space + ".global";
@@ -150,7 +167,8 @@ std::string cpAsyncMnemonic(const Instr& in) {
 // wgmma.mma_async's operands: the accumulator registers in braces, then the rest.
 std::string wgmmaOperands(const Instr& in) {
   std::string out = "{";
-  for (int i = 0; i < in.vec; ++i) out += (i ? ", " : "") + formatOperand(in.args[static_cast<size_t>(i)], Type::None);
+  for (int i = 0; i < in.vec; ++i)
+    out += (i ? ", " : "") + formatOperand(in.args[static_cast<size_t>(i)], Type::None);
   out += "}";
   for (size_t i = static_cast<size_t>(in.vec); i < in.args.size(); ++i)
     out += ", " + formatOperand(in.args[i], Type::None);

@@ -1,6 +1,7 @@
 // The interpreter's steps for non-bulk cp.async with its completion mechanisms (D43, D44) and
 // for wgmma as far as memory is concerned (D45).
-#pragma GCC diagnostic ignored "-Wrestrict"  // GCC 12 false positive in string concatenation (GCC bug 105329)
+#pragma GCC diagnostic ignored \
+    "-Wrestrict"  // GCC 12 false positive in string concatenation (GCC bug 105329)
 #include "model/interpreter.h"
 #include "model/mbarrier.h"
 
@@ -49,7 +50,9 @@ void Interpreter::stepCpAsync(Path p, const Instr& in) {
       p.cpAsync.open.clear();
       if (in.asyncOp == AsyncOp::CpWaitAll) joinGroups(p, p.cpAsync, 0, in, false);
       break;
-    case AsyncOp::CpWait: joinGroups(p, p.cpAsync, static_cast<size_t>(in.args[0].imm), in, false); break;
+    case AsyncOp::CpWait:
+      joinGroups(p, p.cpAsync, static_cast<size_t>(in.args[0].imm), in, false);
+      break;
     case AsyncOp::CpArrive:
     case AsyncOp::CpArriveNoinc: cpArrive(p, in); break;
     case AsyncOp::WgmmaFence: break;  // orders register accesses only (§9.7.15.7.1)
@@ -58,7 +61,9 @@ void Interpreter::stepCpAsync(Path p, const Instr& in) {
       p.wgmma.committed.push_back(std::move(p.wgmma.open));
       p.wgmma.open.clear();
       break;
-    case AsyncOp::WgmmaWait: joinGroups(p, p.wgmma, static_cast<size_t>(in.args[0].imm), in, true); break;
+    case AsyncOp::WgmmaWait:
+      joinGroups(p, p.wgmma, static_cast<size_t>(in.args[0].imm), in, true);
+      break;
     default: break;
   }
   ++p.pc;
@@ -149,7 +154,8 @@ void Interpreter::wgmmaReads(Path& p, const Instr& in) {
 // writes are generic (no fence: "does not provide any ordering ... for any other memory
 // operation", §9.7.9.25.3.3); the completion of a wgmma is followed by an implicit
 // generic-async proxy fence (§9.7.15.4).
-void Interpreter::joinGroups(Path& p, AsyncGroups& g, size_t keep, const Instr& in, bool proxyFence) {
+void Interpreter::joinGroups(Path& p, AsyncGroups& g, size_t keep, const Instr& in,
+                             bool proxyFence) {
   if (g.committed.size() <= keep) return;
   const int now = static_cast<int>(p.trace.events.size());
   const size_t done = g.committed.size() - keep;

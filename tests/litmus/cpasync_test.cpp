@@ -60,7 +60,9 @@ TEST_CASE("cp.async: hints are dropped, sizes kept") {
   CHECK((in.space == Space::Shared));
   CHECK((in.srcSpace == Space::Global));
   CHECK((parse("cp.async.mbarrier.arrive.noinc.b64 [m]").asyncOp == AsyncOp::CpArriveNoinc));
-  const Instr mma = parse("wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%d0, %d1, %d2}, [a], [b], 1, 1, 1, 0, 0");
+  const Instr mma = parse(
+      "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%d0, %d1, %d2}, [a], [b], 1, 1, 1, 0, "
+      "0");
   CHECK(mma.vec == 3);
   CHECK(destCount(mma) == 3);
   CHECK(mma.target == "m64n8k16.f32.bf16.bf16");
@@ -68,17 +70,19 @@ TEST_CASE("cp.async: hints are dropped, sizes kept") {
 }
 
 TEST_CASE("cp.async, wgmma, setmaxnreg: misuse is a located error") {
-  for (const char* s : {"cp.async.cg.shared.global [s], [g], 8", "cp.async.ca.shared.global [s], [g], 12",
-                        "cp.async.ca.shared.global [s], [g], 4, 8", "cp.async.ca.shared.global [s], [g], 4, 2",
-                        "cp.async.ca.shared.global [s], [g], 4, %r", "cp.async.ca.global.shared [s], [g], 4",
-                        "cp.async.wait_group 64", "cp.async.commit_group 1", "cp.async.mbarrier.arrive [m]",
-                        "cp.async.mbarrier.arrive.shared::cluster.b64 [m]", "wgmma.fence",
-                        "wgmma.wait_group.sync.aligned %r", "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%d}, [a], [b], 1",
-                        "wgmma.mma_async.sync.aligned.m64n8k8.f32.f16.f16 {%d}, [a], [b], 1, 1, 1, 0, 0",
-                        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d}, [a], [b], 1, 2, 1, 0, 0",
-                        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d}, {%a0}, [b], 1, 1, 1, 0, 0",
-                        "setmaxnreg.inc.sync.aligned.u32 20", "setmaxnreg.dec.sync.aligned.u32 44",
-                        "setmaxnreg.inc.u32 40"}) {
+  for (const char* s :
+       {"cp.async.cg.shared.global [s], [g], 8", "cp.async.ca.shared.global [s], [g], 12",
+        "cp.async.ca.shared.global [s], [g], 4, 8", "cp.async.ca.shared.global [s], [g], 4, 2",
+        "cp.async.ca.shared.global [s], [g], 4, %r", "cp.async.ca.global.shared [s], [g], 4",
+        "cp.async.wait_group 64", "cp.async.commit_group 1", "cp.async.mbarrier.arrive [m]",
+        "cp.async.mbarrier.arrive.shared::cluster.b64 [m]", "wgmma.fence",
+        "wgmma.wait_group.sync.aligned %r",
+        "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%d}, [a], [b], 1",
+        "wgmma.mma_async.sync.aligned.m64n8k8.f32.f16.f16 {%d}, [a], [b], 1, 1, 1, 0, 0",
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d}, [a], [b], 1, 2, 1, 0, 0",
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d}, {%a0}, [b], 1, 1, 1, 0, 0",
+        "setmaxnreg.inc.sync.aligned.u32 20", "setmaxnreg.dec.sync.aligned.u32 44",
+        "setmaxnreg.inc.u32 40"}) {
     CAPTURE(s);
     CHECK_THROWS_AS(parse(s), Error);
   }
