@@ -1,7 +1,7 @@
 // The interpreter's steps for non-bulk cp.async with its completion mechanisms (D43, D44) and
 // for wgmma as far as memory is concerned (D45).
-#pragma GCC diagnostic ignored \
-    "-Wrestrict"  // GCC 12 false positive in string concatenation (GCC bug 105329)
+// GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
+#pragma GCC diagnostic ignored "-Wrestrict"
 #include "model/interpreter.h"
 #include "model/mbarrier.h"
 
