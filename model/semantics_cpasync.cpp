@@ -2,6 +2,8 @@
 // for wgmma as far as memory is concerned (D45).
 // GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
 #pragma GCC diagnostic ignored "-Wrestrict"
+#include <stdexcept>
+
 #include "model/interpreter.h"
 #include "model/mbarrier.h"
 
@@ -87,7 +89,10 @@ void Interpreter::cpCopy(Path& p, const Instr& in) {
       p.cpAsync.open.push_back(emit(p, w, {}));
       continue;
     }
-    Event r = asyncEvent(p, in, EventKind::Read, operandAddress(p, in, in.args[1], k), op);
+    // usedAddresses marks the source word of every used destination word (a copy's range)
+    const int src = operandAddress(p, in, in.args[1], k);
+    if (src < 0) throw std::logic_error("'" + in.text + "': source word not in the address table");
+    Event r = asyncEvent(p, in, EventKind::Read, src, op);
     r.cpAsync = true;
     const int rk = emitRead(p, r);
     Taint t;
