@@ -540,7 +540,12 @@ std::string mnemonic(const Instr& in) {
     case Opcode::Bra:
       return in.cmp == CmpOp::None ? "bra" : std::string("b").append(toString(in.cmp));
     case Opcode::Nop: return cpAsyncMnemonic(in);  // setmaxnreg (ptx_instr_cpasync.cpp)
-    case Opcode::Label: break;
+    case Opcode::Label:
+    case Opcode::Cvta:  // formatMiscInstr (ptx_instr_clc.cpp)
+    case Opcode::Exit:
+    case Opcode::Nanosleep:
+    case Opcode::CreatePolicy:
+    case Opcode::Clc: break;
   }
   return "nop";
 }
@@ -551,6 +556,7 @@ std::string formatInstr(const Instr& in) {
   if (in.op == Opcode::Label) return in.target + ":";
   std::string out;
   if (!in.guard.empty()) out += (in.guardNegated ? "@!%" : "@%") + in.guard + " ";
+  if (std::optional<std::string> misc = formatMiscInstr(in)) return out + *misc;
   out += mnemonic(in);
   if (in.type != Type::None) out += dot(toString(in.type));
   const bool typedValues = !(in.op == Opcode::Bar || in.op == Opcode::Mbarrier ||

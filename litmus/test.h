@@ -66,6 +66,11 @@ enum class Opcode {
   Label,       // a label definition `L:`; no semantics of its own
   Nop,         // instructions with no memory-model effect that we still accept
                // (setmaxnreg.{inc,dec}: atomOp Inc/Dec says which, args {N})
+  Cvta,        // cvta{.to}.space.size d, a and `mov d, LOCATION`: the address of a location (addrSpace)
+  Exit,        // exit, ret: the thread ends
+  Nanosleep,   // nanosleep.u32 t: no memory effect
+  CreatePolicy,  // createpolicy.fractional...b64 d{, f}: a cache policy, no memory effect
+  Clc,         // clusterlaunchcontrol.try_cancel / .query_cancel (clcOp says which)
 };
 
 enum class AtomOp { None, And, Or, Xor, Cas, Exch, Add, Sub, Inc, Dec, Min, Max };
@@ -94,6 +99,9 @@ enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp,
                      // imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b} with its shape and
                      // types in `target`, commit_group {}, wait_group {N}
                      WgmmaFence, WgmmaMma, WgmmaCommit, WgmmaWait };
+// clusterlaunchcontrol (§9.7.13.17-18): the asynchronous cancel request, and the decoding of its
+// 16-byte response (docs/model.md D49).
+enum class ClcOp { None, TryCancel, IsCanceled, FirstCtaid };
 
 struct Operand {
   // RegAddr: an address held in a register (`[%r]`, `[%r+4]`), which mapa wrote (docs/format.md).
@@ -157,6 +165,15 @@ struct Instr {
   // `@p` / `@!p` guard
   std::string guard;
   bool guardNegated = false;
+
+  // Cvta: the state space of the address d receives (Generic: a generic address). `cvta.space`
+  // gives a generic address, `cvta.to.space` and `mov d, LOCATION` (space Generic) one of the space.
+  Space addrSpace = Space::Generic;
+  // Clc: which operation; get_first_ctaid's dimension (0..2 for ::x, ::y, ::z; -1 for .v4, whose
+  // args are {x, y, z, w}); try_cancel's .multicast::cluster::all.
+  ClcOp clcOp = ClcOp::None;
+  int clcDim = -1;
+  bool multicast = false;
 };
 
 struct Thread {
@@ -310,6 +327,14 @@ int threadInCta(const Test&, int cta);
 // Special registers a thread may read (`%cluster_ctarank`, ...): their values come from the
 // placement (docs/format.md). Names without '%'.
 bool isSpecialRegister(const std::string& name);
+// The grid-position special registers %tid, %ntid, %ctaid, %nctaid (.x/.y/.z), whose values the
+// test's placement gives (docs/format.md; litmus/special_registers.cpp), and their values.
+bool isPlacementRegister(const std::string& name);
+int64_t placementRegister(const Test&, size_t thread, const std::string& name);
+// clusterlaunchcontrol.try_cancel.multicast::cluster::all (docs/model.md D50): the location of
+// CTA toCta at the position of `loc` among the shared locations fromCta owns (declaration order:
+// the layout of a CTA's shared memory); "" if toCta has none there.
+std::string multicastCopy(const Test&, const std::string& loc, int fromCta, int toCta);
 
 // Condition helpers.
 std::string formatCondition(const Cond&);        // herd syntax, e.g. (P0:r0 == 1 /\ x == 2)

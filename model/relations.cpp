@@ -232,9 +232,12 @@ Static<BitRel> staticRelations(const EventGraph& g) {
       // D30: into an asynchronous operation from the thread's earlier events (or from the
       // operations a wait_group completed); out of one only after such a wait.
       const bool done = !x.isAsync() || y.po >= x.joinPo;
+      // A release async write (st.async/red.async.release, D51) orders the earlier ones too.
+      const bool releases = y.kind == EventKind::Write && y.sem == litmus::Sem::Release && !y.mbarrier;
       // D43: cp.async.mbarrier.arrive's arrive-on follows the thread's earlier cp.async
       const bool tracked = before && x.cpAsync && y.arriveOnCopies;
-      const bool po = (before && (x.async == y.async || (!y.isAsync() && done))) || tracked;
+      const bool po =
+          (before && (x.async == y.async || ((!y.isAsync() || releases) && done))) || tracked;
       const bool intoAsync = before && y.isAsync() && x.async != y.async && done;
       s.po.set(a, b, po);
       s.poAsync.set(a, b, intoAsync);
