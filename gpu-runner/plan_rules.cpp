@@ -14,9 +14,15 @@ using litmus::Test;
 
 namespace {
 
-// The architecture-specific (sm_90a) instructions. None are modelled yet; each is added here
-// with the instruction.
-bool needsSm90a(const Instr&) { return false; }
+// wgmma and setmaxnreg (sm_90a): .sync.aligned over the four warps of a warpgroup.
+bool isWarpgroupAligned(const Instr& in) {
+  return (in.op == Opcode::Async && in.asyncOp >= litmus::AsyncOp::WgmmaFence) ||
+         (in.op == Opcode::Nop && (in.atomOp == litmus::AtomOp::Inc || in.atomOp == litmus::AtomOp::Dec));
+}
+
+// The architecture-specific (sm_90a) instructions: wgmma and setmaxnreg (which refuseUndefined
+// refuses for now); each further one is added here with the instruction.
+bool needsSm90a(const Instr& in) { return isWarpgroupAligned(in); }
 
 // The architecture an instruction needs when it is newer than sm_90 ("sm_100a"), else empty.
 // clusterlaunchcontrol (§9.7.13.17-18) and the .release forms of st.async/red.async (§9.7.13.7)
@@ -91,12 +97,18 @@ void refuseNewerArchitecture(const Test& test) {
 }
 
 // Programs whose hardware behaviour the ISA leaves undefined say nothing about the model: an
-// mbarrier operation other than init on an invalidated object (§9.7.13.15.11). The model gives
-// such a program a meaning (D28), the hardware need not, so the runner refuses it.
+// mbarrier operation other than init on an invalidated object (§9.7.13.15.11), or a warpgroup
+// instruction (wgmma, setmaxnreg) that not all four warps of the warpgroup execute. The model gives
+// such a program a meaning (D28, D45), the hardware need not, so the runner refuses it.
 void refuseUndefined(const Test& test) {
   for (const litmus::Thread& t : test.threads) {
     std::set<std::string> invalid;
     for (const Instr& in : t.code) {
+      // §9.7.15, §9.7.19.6: all threads of the warpgroup must execute the same instruction
+      if (isWarpgroupAligned(in))
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': all four warps of a warpgroup "
+                            "must execute it (.sync.aligned), and each litmus thread is one warp placed "
+                            "with its own code (docs/gpu-runner.md)");
       if (in.op != Opcode::Mbarrier) continue;
       const int ai = litmus::addressIndex(in);
       if (ai < 0) continue;

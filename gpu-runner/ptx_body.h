@@ -152,6 +152,11 @@ class BodyEmitter {
   // After the last instruction: wait for the thread's bulk groups and drain its mbarriers (Drain).
   void drain();
 
+  // ---- non-bulk cp.async (ptx_body_cpasync.cpp) ---------------------------------------------
+  void cpAsyncInstr(const Instr& in);
+  void cpCopy(const Instr& in, const std::string& guard);
+  void cpAsyncDrain();  // wait_all after the last instruction
+
   // ---- register instructions and control flow -----------------------------------------------
   void mov(const Instr& in);
 

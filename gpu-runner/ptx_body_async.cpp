@@ -159,6 +159,7 @@ std::map<int, std::set<int>> planDrains(const litmus::Test& test, Plan& plan) {
 
 // ---- the instructions ---------------------------------------------------------------------
 void BodyEmitter::asyncInstr(const Instr& in) {
+  if (in.asyncOp >= AsyncOp::CpCopyCa) return cpAsyncInstr(in);  // ptx_body_cpasync.cpp
   switch (in.asyncOp) {
     case AsyncOp::Copy: return bulkCopy(in);
     case AsyncOp::Commit: return out_.op(memGuard(in) + "cp.async.bulk.commit_group");
@@ -251,6 +252,7 @@ void BodyEmitter::asyncPrologue() {
 // After the thread's last instruction, so the waits order nothing the test does; in warp mode
 // lane 0, which issued the operations, waits, and the other lanes go on to the results.
 void BodyEmitter::drain() {
+  cpAsyncDrain();
   const std::string lane0 = warpMode_ ? "@%h_lane0 " : "";
   if (tp_.bulkDrain) {
     out_.comment("the end: the thread's bulk copies complete (an uncommitted one in a last group)");

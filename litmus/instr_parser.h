@@ -126,6 +126,14 @@ class InstrParser {
   void parseRedux(const Piece& op, const Piece& type, const std::optional<Piece>& abs,
                   const std::optional<Piece>& nan);
   void takeMaskedOperands(std::vector<Slot> slots, bool mask, const std::string& msg);
+  void parseCpAsyncNonBulk();  // ptx_instr_cpasync.cpp
+  void parseCpAsyncCopy();
+  void checkCpSizes(bool cg);
+  void parseCpAsyncArrive();
+  void parseWgmma();  // ptx_instr_wgmma.cpp
+  void parseWgmmaMma();
+  void takeWgmmaOperands(bool integer);
+  void parseSetMaxNReg();
   void takeSize(const Piece& p);
   void parseMov();
   void parseArith();

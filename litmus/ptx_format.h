@@ -22,6 +22,10 @@ std::optional<std::string> formatMiscInstr(const Instr&);
 
 // Text of an operand as formatInstr prints it (`%r0`, `[x+4]`, `0f3F800000`, `!%p`).
 std::string formatOperand(const Operand&, Type type);
+// The mnemonics of cp.async, wgmma and setmaxnreg, and wgmma.mma_async's operands
+// (ptx_instr_cpasync.cpp).
+std::string cpAsyncMnemonic(const Instr&);
+std::string wgmmaOperands(const Instr&);
 
 // PTX spellings of the operation enums ("add", "eq", "popc", "async.shared::cta"), the
 // counterparts of the toString overloads in test.h.

@@ -28,7 +28,8 @@ const InstrParser::Handler InstrParser::kHandlers[] = {
     {"nanosleep", &InstrParser::parseNanosleep}, {"createpolicy", &InstrParser::parseCreatePolicy},
     {"exit", &InstrParser::parseExit},   {"ret", &InstrParser::parseExit},
     {"vote", &InstrParser::parseWarp},   {"match", &InstrParser::parseWarp},
-    {"activemask", &InstrParser::parseWarp}, {"redux", &InstrParser::parseWarp}};
+    {"activemask", &InstrParser::parseWarp}, {"redux", &InstrParser::parseWarp},
+    {"wgmma", &InstrParser::parseWgmma}, {"setmaxnreg", &InstrParser::parseSetMaxNReg}};
 
 Instr InstrParser::parse() {
   if (!split()) return in_;  // a label definition

@@ -27,6 +27,7 @@ void InstrParser::takeSize(const Piece& p) {
 // cp.async.bulk.commit_group, cp.async.bulk.wait_group{.read} N.
 void InstrParser::parseCpAsync() {
   in_.op = Opcode::Async;
+  if (parts_.size() > 2 && parts_[1].s == "async" && parts_[2].s != "bulk") return parseCpAsyncNonBulk();
   std::string full(parts_[0].s);
   for (size_t i = 1; i < parts_.size() && i < 4; ++i) full += "." + std::string(parts_[i].s);
   if (parts_.size() < 3 || parts_[1].s != "async" || parts_[2].s != "bulk")

@@ -151,14 +151,7 @@ struct Unsupported {
   std::string_view parts[3];
 };
 constexpr Unsupported kUnsupported[] = {{{"cp", "reduce"}},
-                                        {{"cp", "async", "ca"}},
-                                        {{"cp", "async", "cg"}},
-                                        {{"cp", "async", "mbarrier"}},
-                                        {{"cp", "async", "commit_group"}},
-                                        {{"cp", "async", "wait_group"}},
-                                        {{"cp", "async", "wait_all"}},
                                         {{"multimem"}},
-                                        {{"wgmma"}},
                                         {{"tcgen05"}},
                                         {{"fence", "op_restrict::*"}}};
 
@@ -494,6 +487,7 @@ std::string asyncMnemonic(const Instr& in) {
       return "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release" +
              dot(toString(in.scope)) + ".sync.aligned";
     case AsyncOp::None: break;
+    default: return cpAsyncMnemonic(in);  // cp.async, wgmma (ptx_instr_cpasync.cpp)
   }
   return "nop";
 }
@@ -546,8 +540,8 @@ std::string mnemonic(const Instr& in) {
     case Opcode::Selp: return "selp";
     case Opcode::Bra:
       return in.cmp == CmpOp::None ? "bra" : std::string("b").append(toString(in.cmp));
+    case Opcode::Nop: return cpAsyncMnemonic(in);  // setmaxnreg (ptx_instr_cpasync.cpp)
     case Opcode::Label:
-    case Opcode::Nop: break;
     case Opcode::Cvta:  // formatMiscInstr (ptx_instr_clc.cpp)
     case Opcode::Exit:
     case Opcode::Nanosleep:
@@ -588,6 +582,7 @@ std::string formatInstr(const Instr& in) {
   if (in.op == Opcode::Warp && destCount(in) == 2)  // match.all.sync d|p, a, membermask
     return out + " " + formatOperand(in.args[0], Type::None) + "|" + formatOperand(in.args[1], Type::None) +
            ", " + formatOperand(in.args[2], Type::None) + ", " + formatOperand(in.args[3], Type::None);
+  if (in.op == Opcode::Async && in.asyncOp == AsyncOp::WgmmaMma) return out + " " + wgmmaOperands(in);
   if (in.op == Opcode::Elect)  // elect.sync d|p, membermask
     return out + " " + formatOperand(in.args[0], Type::None) + "|" +
            formatOperand(in.args[1], Type::None) + ", " + formatOperand(in.args[2], Type::None);

@@ -213,6 +213,7 @@ int destCount(const Instr& in) {
       return in.mbarOp == MbarOp::Arrive || in.mbarOp == MbarOp::ArriveDrop ||
              in.mbarOp == MbarOp::TestWait || in.mbarOp == MbarOp::TryWait ||
              in.mbarOp == MbarOp::PendingCount;
+    case Opcode::Async: return in.asyncOp == AsyncOp::WgmmaMma ? in.vec : 0;  // the accumulators
     default: return 0;
   }
 }
@@ -269,6 +270,8 @@ std::string addressLocation(const Thread& t, const Operand& o) {
 }
 
 std::vector<BulkRange> bulkRanges(const Instr& in) {
+  if (in.op == Opcode::Async && (in.asyncOp == AsyncOp::CpCopyCa || in.asyncOp == AsyncOp::CpCopyCg))
+    return {{0, in.args[2].imm}, {1, in.args[2].imm}};  // non-bulk cp.async: cp-size bytes
   if (in.op != Opcode::Async || (in.asyncOp != AsyncOp::Copy && in.asyncOp != AsyncOp::TensormapCp))
     return {};
   return {{0, in.args[2].imm}, {1, in.args[2].imm}};

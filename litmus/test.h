@@ -65,6 +65,7 @@ enum class Opcode {
   Bra,         // bra / herd goto; conditional through `guard` or `cmp` (herd beq/bne/...)
   Label,       // a label definition `L:`; no semantics of its own
   Nop,         // instructions with no memory-model effect that we still accept
+               // (setmaxnreg.{inc,dec}: atomOp Inc/Dec says which, args {N})
   Cvta,        // cvta{.to}.space.size d, a and `mov d, LOCATION`: the address of a location (addrSpace)
   Exit,        // exit, ret: the thread ends
   Nanosleep,   // nanosleep.u32 t: no memory effect
@@ -90,7 +91,15 @@ enum class FenceProxyKind { None, Alias, Texture, Surface, Constant, Async, Asyn
                             AsyncGenericAcquire, TensormapRelease, TensormapAcquire };
 // Asynchronous operations (§8.9.1.1, §9.7.9.25, §9.7.13.7): the bulk copy, its group bookkeeping,
 // the remote store and reduction into a CTA of the cluster, and the tensor-map copy with fence.
-enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp };
+enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp,
+                     // non-bulk cp.async (§9.7.9.25.3) and its completion: the copy (.ca/.cg)
+                     // {dst, src, cp-size[, src-size]}, commit_group {}, wait_group {N},
+                     // wait_all {}, cp.async.mbarrier.arrive{.noinc} {mbar} (§9.7.13.15.15)
+                     CpCopyCa, CpCopyCg, CpCommit, CpWait, CpWaitAll, CpArrive, CpArriveNoinc,
+                     // wgmma (§9.7.15): fence {}, mma_async {d0..d(vec-1), [a], [b], scale-d,
+                     // imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b} with its shape and
+                     // types in `target`, commit_group {}, wait_group {N}
+                     WgmmaFence, WgmmaMma, WgmmaCommit, WgmmaWait };
 // clusterlaunchcontrol (§9.7.13.17-18): the asynchronous cancel request, and the decoding of its
 // 16-byte response (docs/model.md D49).
 enum class ClcOp { None, TryCancel, IsCanceled, FirstCtaid };
@@ -160,7 +169,7 @@ struct Instr {
   // atom: {d0, .., d(n-1), addr, b0, .., b(n-1)}; red: {addr, b0, .., b(n-1)}.
   // See destCount / addressIndex below.
   std::vector<Operand> args;
-  std::string target;  // Bra target label; Label name for Label
+  std::string target;  // Bra target label; Label name for Label; wgmma.mma_async: shape and types
 
   // `@p` / `@!p` guard
   std::string guard;

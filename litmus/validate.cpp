@@ -152,6 +152,12 @@ std::vector<std::pair<size_t, Space>> operandSpaces(const Instr& in) {
         if (in.bulkGroup) return {{0, in.space}, {1, in.srcSpace}};
         return {{0, in.space}, {1, in.srcSpace}, {3, in.space}};
       case AsyncOp::TensormapCp: return {{0, in.space}, {1, in.srcSpace}};
+      case AsyncOp::CpCopyCa:
+      case AsyncOp::CpCopyCg: return {{0, in.space}, {1, in.srcSpace}};
+      case AsyncOp::CpArrive:
+      case AsyncOp::CpArriveNoinc: return {{0, in.space}};
+      case AsyncOp::WgmmaMma:  // the tiles the descriptors name are in .shared::cta
+        return {{static_cast<size_t>(in.vec), Space::SharedCta}, {static_cast<size_t>(in.vec) + 1, Space::SharedCta}};
       case AsyncOp::Store:
       case AsyncOp::Reduce:
         if (in.sem == Sem::Release) return {{0, in.space}};  // the global forms (D51)

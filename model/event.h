@@ -62,6 +62,10 @@ struct Event {
   const litmus::Instr* warpInstr = nullptr;
   int lane = 0;
   static constexpr int kNever = 1 << 30;
+  // Non-bulk cp.async (D43): its events are cpAsync; the asynchronous arrive-on of
+  // cp.async.mbarrier.arrive (arriveOnCopies) comes after the thread's earlier cp.async events.
+  bool cpAsync = false;
+  bool arriveOnCopies = false;
 
   bool isMem() const { return kind == EventKind::Init || kind == EventKind::Read ||
                               kind == EventKind::Write; }

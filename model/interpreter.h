@@ -20,6 +20,13 @@ using litmus::Operand;
 
 using Taint = std::bitset<kMaxEvents>;  // trace-local indices of the reads a value depends on
 
+// Events of asynchronous operations not committed yet (open), and of each committed group not
+// completed yet, oldest first.
+struct AsyncGroups {
+  std::vector<int> open;
+  std::vector<std::vector<int>> committed;
+};
+
 struct Path {
   int pc = 0;
   std::vector<Val> regs;
@@ -31,6 +38,8 @@ struct Path {
   // committed group not completed yet, oldest first.
   std::vector<int> openGroup;
   std::vector<std::vector<int>> groups;
+  // The same for non-bulk cp.async (cp.async-groups) and wgmma.mma_async (wgmma-groups).
+  AsyncGroups cpAsync, wgmma;
   // clusterlaunchcontrol.try_cancel (D49): the thread's successful cancellations so far, and
   // whether one failed (every later one fails too).
   int clcCanceled = 0;
@@ -207,6 +216,12 @@ class Interpreter {
   void stepQueryCancel(Path& p, const Instr& in);
   void stepAsyncRelease(Path p, const Instr& in);
   void waitGroups(Path& p, const Instr& in);
+  // non-bulk cp.async and wgmma (semantics_cpasync.cpp)
+  void stepCpAsync(Path p, const Instr& in);
+  void cpCopy(Path& p, const Instr& in);
+  void cpArrive(Path& p, const Instr& in);
+  void wgmmaReads(Path& p, const Instr& in);
+  void joinGroups(Path& p, AsyncGroups& g, size_t keep, const Instr& in, bool proxyFence);
   Event asyncEvent(const Path& p, const Instr& in, EventKind kind, int address, int op) const;
   Event barrierEvent(const Path& p, const Instr& in, EventKind kind) const;
 };

@@ -234,7 +234,10 @@ Static<BitRel> staticRelations(const EventGraph& g) {
       const bool done = !x.isAsync() || y.po >= x.joinPo;
       // A release async write (st.async/red.async.release, D51) orders the earlier ones too.
       const bool releases = y.kind == EventKind::Write && y.sem == litmus::Sem::Release && !y.mbarrier;
-      const bool po = before && (x.async == y.async || ((!y.isAsync() || releases) && done));
+      // D43: cp.async.mbarrier.arrive's arrive-on follows the thread's earlier cp.async
+      const bool tracked = before && x.cpAsync && y.arriveOnCopies;
+      const bool po =
+          (before && (x.async == y.async || ((!y.isAsync() || releases) && done))) || tracked;
       const bool intoAsync = before && y.isAsync() && x.async != y.async && done;
       s.po.set(a, b, po);
       s.poAsync.set(a, b, intoAsync);

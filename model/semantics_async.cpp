@@ -70,6 +70,7 @@ Event Interpreter::asyncEvent(const Path& p, const Instr& in, EventKind kind, in
 void Interpreter::stepAsync(Path p, const Instr& in) {
   using litmus::AsyncOp;
   const int op = static_cast<int>(p.trace.events.size());
+  if (in.asyncOp >= AsyncOp::CpCopyCa) return stepCpAsync(std::move(p), in);  // D43-D45
   switch (in.asyncOp) {
     case AsyncOp::Commit:
       p.groups.push_back(std::move(p.openGroup));
@@ -103,7 +104,8 @@ void Interpreter::stepAsync(Path p, const Instr& in) {
       });
       return completeTx(std::move(p), in, op, 2, litmus::elementBytes(in));
     }
-    case AsyncOp::None: break;
+    case AsyncOp::None:
+    default: break;  // cp.async, wgmma: stepCpAsync above
   }
   ++p.pc;
   explore(std::move(p));
