@@ -545,6 +545,8 @@ std::string mnemonic(const Instr& in) {
     case Opcode::Selp: return "selp";
     case Opcode::Bra:
       return in.cmp == CmpOp::None ? "bra" : std::string("b").append(toString(in.cmp));
+    case Opcode::GridDep:
+      return in.gridOp == GridOp::Wait ? "griddepcontrol.wait" : "griddepcontrol.launch_dependents";
     case Opcode::Label:
     case Opcode::Nop: break;
   }

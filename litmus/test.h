@@ -65,6 +65,7 @@ enum class Opcode {
   Bra,         // bra / herd goto; conditional through `guard` or `cmp` (herd beq/bne/...)
   Label,       // a label definition `L:`; no semantics of its own
   Nop,         // instructions with no memory-model effect that we still accept
+  GridDep,     // griddepcontrol.launch_dependents / .wait (gridOp says which)
 };
 
 enum class AtomOp { None, And, Or, Xor, Cas, Exch, Add, Sub, Inc, Dec, Min, Max };
@@ -85,6 +86,8 @@ enum class FenceProxyKind { None, Alias, Texture, Surface, Constant, Async, Asyn
 // Asynchronous operations (§8.9.1.1, §9.7.9.25, §9.7.13.7): the bulk copy, its group bookkeeping,
 // the remote store and reduction into a CTA of the cluster, and the tensor-map copy with fence.
 enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp };
+// griddepcontrol (§9.7.13.13): let dependent grids launch early; wait for the prerequisite grids.
+enum class GridOp { None, LaunchDependents, Wait };
 
 struct Operand {
   // RegAddr: an address held in a register (`[%r]`, `[%r+4]`), which mapa wrote (docs/format.md).
@@ -148,6 +151,8 @@ struct Instr {
   // `@p` / `@!p` guard
   std::string guard;
   bool guardNegated = false;
+
+  GridOp gridOp = GridOp::None;  // GridDep
 };
 
 struct Thread {
@@ -161,6 +166,8 @@ struct Thread {
   std::vector<Instr> code;
   SourceLoc loc;
   std::map<std::string, int64_t> initRegs;  // registers given an initial value
+  // The grid (kernel launch) the thread belongs to (YAML `grid:`); Test::grids orders the grids.
+  int grid = 0;
 };
 
 struct Location {
@@ -213,6 +220,28 @@ enum class Quantifier { Exists, NotExists, Forall };
 // Expected verdict, in the vocabulary of EXPECTED.tsv.
 enum class Expect { None, Reachable, Unreachable, Always, NotAlways };
 
+// One launch of a test with several grids (YAML `grids:`, docs/format.md): grid `grid` is
+// launched in the same stream right after grid `after`, either serialized (it starts when `after`
+// and everything before it have completed) or programmatically (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_
+// STREAM_SERIALIZATION: it may overlap `after`, and griddepcontrol.wait waits for it).
+struct GridLaunch {
+  int grid = 0;
+  int after = -1;  // -1: the first grid of the stream
+  bool programmatic = false;
+  SourceLoc loc;
+};
+
+// The launch order of a test's grids: by position in the stream, the grid number, whether it is
+// launched programmatically, and how many grids before it have completed when it starts
+// (`startAfter`: all before it for a serialized launch, those before the last serialized
+// launch for a programmatic one). One-grid tests: {0}, {false}, {0}.
+struct LaunchOrder {
+  std::vector<int> grid;
+  std::vector<bool> programmatic;
+  std::vector<int> startAfter;
+  int position(int gridNumber) const;  // -1 if the grid is not launched
+};
+
 struct Test {
   std::string name;
   std::string description;
@@ -231,9 +260,14 @@ struct Test {
   // stands for one warp of 32). Dat3M (herd files, YAML `barriers: dat3m`): `bar.sync ID{,
   // INSTANCE{, COUNT}}`, the barrier named by ID and INSTANCE, COUNT in litmus threads.
   bool dat3mBarriers = false;
+  // Grids beyond grid 0 and their launches (empty: one grid); validation checks the chain.
+  std::vector<GridLaunch> grids;
 };
 
 // ---- helpers shared by front ends, printers and the model -----------------------------------
+
+// The launch order of the test's grids (validation has checked that `grids` forms one chain).
+LaunchOrder launchOrder(const Test& test);
 
 const char* toString(Sem);
 const char* toString(Scope);

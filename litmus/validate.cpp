@@ -308,6 +308,7 @@ class MixedSizeCheck {
 }  // namespace
 
 void checkClusters(const Test& test);  // validate_cluster.cpp
+void checkGrids(const Test& test);     // validate_grid.cpp
 
 void validate(Test& test) {
   checkUniqueNames(test);
@@ -323,6 +324,7 @@ void validate(Test& test) {
     }
   }
   checkClusters(test);
+  checkGrids(test);
   TermChecker terms(test);
   terms.check(test.condition);
   for (const Term& t : test.observed) terms.check(t);

@@ -11,6 +11,7 @@
 
 #include "model/barriers.h"
 #include "model/bitrel.h"
+#include "model/grids.h"
 #include "model/interpreter.h"
 
 namespace model {
@@ -216,6 +217,7 @@ Program buildProgram(const litmus::Test& test) {
     info.rank = place.rank[t];
     p.threads.push_back(std::move(info));
   }
+  placeGrids(test, p);
   return p;
 }
 
@@ -503,6 +505,7 @@ void Interpreter::explore(Path p) {
       stepAsync(std::move(p), in);
       return;
     }
+    if (in.op == Opcode::GridDep) return stepGrid(std::move(p), in);
     if (!stepPure(p, in)) return;
   }
   finish(std::move(p), Stuck::No);

@@ -26,7 +26,7 @@ bool sameInstr(const Instr& a, const Instr& b) {
     const auto& [op, text, loc, sem, scope, space, srcSpace, proxy, type, semExplicit,
                  scopeExplicit, atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
                  parity, proxyKind, asyncOp, bulkGroup, readOnly, vec, args, target, guard,
-                 guardNegated] = i;
+                 guardNegated, gridOp] = i;
     (void)text;
     (void)loc;
     std::vector<decltype(comparable(Operand{}))> operands;
@@ -34,7 +34,7 @@ bool sameInstr(const Instr& a, const Instr& b) {
     return std::make_tuple(op, sem, scope, space, srcSpace, proxy, type, semExplicit, scopeExplicit,
                            atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
                            parity, proxyKind, asyncOp, bulkGroup, readOnly, vec, operands, target,
-                           guard, guardNegated);
+                           guard, guardNegated, gridOp);
   };
   return fields(a) == fields(b);
 }
