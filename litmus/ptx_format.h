@@ -16,6 +16,9 @@ namespace litmus {
 // "L:"). parseInstruction(formatInstr(i), loc, Dialect::Ptx) gives back an Instr equal to `i` in
 // every field except `text` and `loc`. Used by `litmus convert` and toYaml.
 std::string formatInstr(const Instr&);
+// formatInstr's text (without the guard) for cvta, mov d, LOCATION, exit, nanosleep, createpolicy,
+// clusterlaunchcontrol and the .release forms of st.async/red.async; nullopt for the others.
+std::optional<std::string> formatMiscInstr(const Instr&);
 
 // Text of an operand as formatInstr prints it (`%r0`, `[x+4]`, `0f3F800000`, `!%p`).
 std::string formatOperand(const Operand&, Type type);

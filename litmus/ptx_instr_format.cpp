@@ -549,6 +549,11 @@ std::string mnemonic(const Instr& in) {
       return in.gridOp == GridOp::Wait ? "griddepcontrol.wait" : "griddepcontrol.launch_dependents";
     case Opcode::Label:
     case Opcode::Nop: break;
+    case Opcode::Cvta:  // formatMiscInstr (ptx_instr_clc.cpp)
+    case Opcode::Exit:
+    case Opcode::Nanosleep:
+    case Opcode::CreatePolicy:
+    case Opcode::Clc: break;
   }
   return "nop";
 }
@@ -559,6 +564,7 @@ std::string formatInstr(const Instr& in) {
   if (in.op == Opcode::Label) return in.target + ":";
   std::string out;
   if (!in.guard.empty()) out += (in.guardNegated ? "@!%" : "@%") + in.guard + " ";
+  if (std::optional<std::string> misc = formatMiscInstr(in)) return out + *misc;
   out += mnemonic(in);
   if (in.type != Type::None) out += dot(toString(in.type));
   const bool typedValues = !(in.op == Opcode::Bar || in.op == Opcode::Mbarrier ||

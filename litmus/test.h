@@ -65,6 +65,11 @@ enum class Opcode {
   Bra,         // bra / herd goto; conditional through `guard` or `cmp` (herd beq/bne/...)
   Label,       // a label definition `L:`; no semantics of its own
   Nop,         // instructions with no memory-model effect that we still accept
+  Cvta,        // cvta{.to}.space.size d, a and `mov d, LOCATION`: the address of a location (addrSpace)
+  Exit,        // exit, ret: the thread ends
+  Nanosleep,   // nanosleep.u32 t: no memory effect
+  CreatePolicy,  // createpolicy.fractional...b64 d{, f}: a cache policy, no memory effect
+  Clc,         // clusterlaunchcontrol.try_cancel / .query_cancel (clcOp says which)
   GridDep,     // griddepcontrol.launch_dependents / .wait (gridOp says which)
 };
 
@@ -86,6 +91,9 @@ enum class FenceProxyKind { None, Alias, Texture, Surface, Constant, Async, Asyn
 // Asynchronous operations (§8.9.1.1, §9.7.9.25, §9.7.13.7): the bulk copy, its group bookkeeping,
 // the remote store and reduction into a CTA of the cluster, and the tensor-map copy with fence.
 enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp };
+// clusterlaunchcontrol (§9.7.13.17-18): the asynchronous cancel request, and the decoding of its
+// 16-byte response (docs/model.md D49).
+enum class ClcOp { None, TryCancel, IsCanceled, FirstCtaid };
 // griddepcontrol (§9.7.13.13): let dependent grids launch early; wait for the prerequisite grids.
 enum class GridOp { None, LaunchDependents, Wait };
 
@@ -152,6 +160,14 @@ struct Instr {
   std::string guard;
   bool guardNegated = false;
 
+  // Cvta: the state space of the address d receives (Generic: a generic address). `cvta.space`
+  // gives a generic address, `cvta.to.space` and `mov d, LOCATION` (space Generic) one of the space.
+  Space addrSpace = Space::Generic;
+  // Clc: which operation; get_first_ctaid's dimension (0..2 for ::x, ::y, ::z; -1 for .v4, whose
+  // args are {x, y, z, w}); try_cancel's .multicast::cluster::all.
+  ClcOp clcOp = ClcOp::None;
+  int clcDim = -1;
+  bool multicast = false;
   GridOp gridOp = GridOp::None;  // GridDep
 };
 
@@ -335,6 +351,14 @@ int threadInCta(const Test&, int cta);
 // Special registers a thread may read (`%cluster_ctarank`, ...): their values come from the
 // placement (docs/format.md). Names without '%'.
 bool isSpecialRegister(const std::string& name);
+// The grid-position special registers %tid, %ntid, %ctaid, %nctaid (.x/.y/.z), whose values the
+// test's placement gives (docs/format.md; litmus/special_registers.cpp), and their values.
+bool isPlacementRegister(const std::string& name);
+int64_t placementRegister(const Test&, size_t thread, const std::string& name);
+// clusterlaunchcontrol.try_cancel.multicast::cluster::all (docs/model.md D50): the location of
+// CTA toCta at the position of `loc` among the shared locations fromCta owns (declaration order:
+// the layout of a CTA's shared memory); "" if toCta has none there.
+std::string multicastCopy(const Test&, const std::string& loc, int fromCta, int toCta);
 
 // Condition helpers.
 std::string formatCondition(const Cond&);        // herd syntax, e.g. (P0:r0 == 1 /\ x == 2)

@@ -26,7 +26,7 @@ bool sameInstr(const Instr& a, const Instr& b) {
     const auto& [op, text, loc, sem, scope, space, srcSpace, proxy, type, semExplicit,
                  scopeExplicit, atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
                  parity, proxyKind, asyncOp, bulkGroup, readOnly, vec, args, target, guard,
-                 guardNegated, gridOp] = i;
+                 guardNegated, addrSpace, clcOp, clcDim, multicast, gridOp] = i;
     (void)text;
     (void)loc;
     std::vector<decltype(comparable(Operand{}))> operands;
@@ -34,7 +34,7 @@ bool sameInstr(const Instr& a, const Instr& b) {
     return std::make_tuple(op, sem, scope, space, srcSpace, proxy, type, semExplicit, scopeExplicit,
                            atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
                            parity, proxyKind, asyncOp, bulkGroup, readOnly, vec, operands, target,
-                           guard, guardNegated, gridOp);
+                           guard, guardNegated, addrSpace, clcOp, clcDim, multicast, gridOp);
   };
   return fields(a) == fields(b);
 }
@@ -341,6 +341,10 @@ TEST_CASE("sameInstr tells apart instructions that differ in any one compared fi
       {"target", [](Instr& i) { i.target += "L"; }},
       {"guard", [](Instr& i) { i.guard += "q"; }},
       {"guardNegated", [](Instr& i) { i.guardNegated = true; }},
+      {"addrSpace", [](Instr& i) { i.addrSpace = other(i.addrSpace, Space::Global, Space::SharedCta); }},
+      {"clcOp", [](Instr& i) { i.clcOp = other(i.clcOp, ClcOp::TryCancel, ClcOp::IsCanceled); }},
+      {"clcDim", [](Instr& i) { i.clcDim = 2; }},
+      {"multicast", [](Instr& i) { i.multicast = !i.multicast; }},
   };
   for (const auto& [field, change] : changes) {
     CAPTURE(field);
@@ -348,4 +352,19 @@ TEST_CASE("sameInstr tells apart instructions that differ in any one compared fi
     change(changed);
     CHECK_FALSE(sameInstr(base, changed));
   }
+}
+
+TEST_CASE("formatInstr round trip, clusterlaunchcontrol and the small forms of issue 14") {
+  for (const char* s :
+       {"clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [r], [m]",
+        "clusterlaunchcontrol.try_cancel.async.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [r+16], [m]",
+        "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p, %q",
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 %r1, %q",
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r1, _, %r3, _}, %q",
+        "cvta.shared.u64 %rd1, m", "cvta.to.shared.u32 %r1, %rd1", "cvta.global.u64 %rd1, x",
+        "nanosleep.u32 20", "@!%c nanosleep.u32 %r1", "exit", "@%p exit",
+        "createpolicy.fractional.L2::evict_last.b64 %rd9, 0.25",
+        "membar.proxy.async.shared::cta", "red.async.release.gpu.global.add.u32 [x], %r2",
+        "red.async.release.sys.add.s64 [x], -1", "st.async.release.sys.global.b16 [x], 7"})
+    roundTrip(s, Dialect::Ptx);
 }
