@@ -94,8 +94,7 @@ void checkPlacement(const Test& test) {
 // Shared memory belongs to a CTA and ends with its grid: a grid cannot see another's.
 void checkSharedAcrossGrids(const Test& test) {
   std::map<std::string, int> gridOf;  // shared location -> the grid that first used it
-  std::map<std::string, Space> space;
-  for (const Location& l : test.locations) space[l.aliasOf.empty() ? l.name : l.aliasOf] = l.space;
+  std::map<std::string, Space> space;  // validation gave aliases their root's space
   for (const Location& l : test.locations) space[l.name] = l.space;
   for (const Thread& t : test.threads)
     for (const Instr& in : t.code)

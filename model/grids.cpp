@@ -29,7 +29,8 @@ BitRel gridOrder(const std::vector<Event>& ev) {
 
 bool gridsConsistent(const std::vector<Event>& ev, const std::vector<Stuck>& stuck) {
   const int n = static_cast<int>(ev.size());
-  // earliest[t]: grid position of a thread that never ends (every such trace has an event)
+  // the earliest grid (launch position) with a thread that never ends; every such trace has an
+  // event (its read, wait or launch), which carries the grid
   int firstStuck = 1 << 30;
   for (const Event& e : ev)
     if (e.thread >= 0 && stuck[e.thread] != Stuck::No) firstStuck = std::min(firstStuck, e.grid);
