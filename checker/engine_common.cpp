@@ -11,7 +11,8 @@ std::string Deadline::describe() const {
 }
 
 std::string instrText(const litmus::Test& test, const model::Event& e) {
-  return e.instr < 0 ? "(exit)" : test.threads[e.thread].code[e.instr].text;
+  if (e.instr < 0) return e.kind == model::EventKind::GridWait ? "(launch)" : "(exit)";
+  return test.threads[e.thread].code[e.instr].text;
 }
 
 std::string describeHang(const litmus::Test& test, const std::vector<const model::Trace*>& traces) {
@@ -19,6 +20,10 @@ std::string describeHang(const litmus::Test& test, const std::vector<const model
   for (size_t t = 0; t < traces.size(); ++t) {
     if (traces[t]->stuck == model::Stuck::No) continue;
     const auto& th = test.threads[t];
+    if (traces[t]->stuckAt < 0) {  // a dependent grid's thread that never starts (model/grids.h)
+      out += (out.empty() ? "" : "; ") + th.name + " is never launched";
+      continue;
+    }
     const std::string where = " forever at '" + th.code[traces[t]->stuckAt].text + "'";
     out += (out.empty() ? "" : "; ") + th.name +
            (traces[t]->stuck == model::Stuck::AtWait ? " waits" : " spins") + where;

@@ -118,12 +118,16 @@ std::string partName(const std::array<model::Part<BitRel>, N>& parts, int a, int
 // Shortest path from -> to along po and synchronizes-with (and, for asynchronous operations,
 // the issuing thread's order), each edge a step; sw edges broken into their own steps.
 std::vector<Step> bcSteps(const Evaluated& m, int from, int to) {
-  BitRel edges = m.s.po | m.d.sw;
+  BitRel edges = m.s.po | m.d.sw | m.s.grid;
   std::vector<int> path = shortestPath(edges, from, to);
   if (path.empty() && m.s.async) path = shortestPath(edges | m.s.poAsync, from, to);
   std::vector<Step> out;
   for (size_t i = 0; i + 1 < path.size(); ++i) {
     const int a = path[i], b = path[i + 1];
+    if (m.s.grid.get(a, b) && !m.s.po.get(a, b)) {  // the grid boundary (model/grids.h)
+      out.push_back({a, b, "grid"});
+      continue;
+    }
     if (m.s.po.get(a, b) || !m.d.sw.get(a, b)) {
       out.push_back({a, b, "po"});
       continue;

@@ -221,6 +221,11 @@ SyncGap analyse(const Ctx& c, int a, int b, const std::string& closing, model::A
     g.bridges.push_back(diagnose(c, a, b, u, v, barRel, barAcq, c.m.s.ms.get(u, v), "barrier"));
   }
   if (g.bridges.empty()) g.note = withoutRf(c, a, b);
+  // an earlier grid in the stream: only a launch or griddepcontrol.wait would order it (D37, D38)
+  if (c.ev(a).grid < c.ev(b).grid)
+    g.note += (g.note.empty() ? "" : "; ") + c.thread(b) +
+              "'s grid may run beside " + c.thread(a) + "'s (programmatic launch), and no griddepcontrol.wait before " +
+              c.name(b) + " waits for " + c.thread(a) + "'s grid";
   return g;
 }
 

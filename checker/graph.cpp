@@ -43,6 +43,7 @@ std::string eventLabel(const litmus::Test& test, const Execution& x, int i) {
     case EventKind::ProxyFence: os << "PF"; break;
     case EventKind::Arrive: os << "Arrive"; break;
     case EventKind::Wait: os << "Wait"; break;
+    case EventKind::GridWait: os << "GridWait"; break;
   }
   os << "\\n" << dotEscape(instrText(test, e));
   return os.str();

@@ -103,6 +103,8 @@ model::Static<SymRel> lift(z3::context* c, const Deadline* d, const model::Stati
   o.sameCta = k(s.sameCta);
   for (const auto& st : s.viewSteps) o.viewSteps.push_back({st.from, st.to, k(st.fences)});
   o.chain = s.chain;
+  o.grid = k(s.grid);
+  o.grids = s.grids;
   return o;
 }
 

@@ -26,6 +26,7 @@ constexpr int CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH = 120;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
 constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 1;
 constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
 constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
@@ -60,6 +61,7 @@ struct LaunchAttribute {  // CUlaunchAttribute
     struct {
       unsigned x, y, z;
     } clusterDim;
+    int programmaticStreamSerializationAllowed;
   } value;
 };
 

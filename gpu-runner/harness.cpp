@@ -136,14 +136,24 @@ class Device {
     return p;
   }
 
-  // clusterSize 0: a plain launch.
-  void launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args) {
-    if (clusterSize == 0) {
+  // clusterSize 0: a plain launch. `programmatic`: the launch may overlap the previous one in the
+  // stream (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION; docs/gpu-runner.md, "Grids").
+  void launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args,
+              bool programmatic = false) {
+    if (clusterSize == 0 && !programmatic) {
       check(api_.cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, 0, nullptr, args, nullptr), "cuLaunchKernel");
       return;
     }
-    cuda::LaunchAttribute attr{};
-    const cuda::LaunchConfig cfg = config(blocks, threads, clusterSize, attr);
+    if (!api_.cuLaunchKernelEx)
+      throw DriverError{RunStatus::NoDevice, "the test needs cuLaunchKernelEx, which this driver lacks"};
+    cuda::LaunchAttribute attrs[2] = {};
+    cuda::LaunchConfig cfg = config(blocks, threads, std::max(clusterSize, 1), attrs[0]);
+    cfg.numAttrs = clusterSize > 0 ? 1 : 0;
+    if (programmatic) {
+      attrs[cfg.numAttrs].id = cuda::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      attrs[cfg.numAttrs].value.programmaticStreamSerializationAllowed = 1;
+      ++cfg.numAttrs;
+    }
     check(api_.cuLaunchKernelEx(&cfg, f, args, nullptr), "cuLaunchKernelEx");
   }
 
@@ -235,8 +245,13 @@ void launchLoop(Device& d, Buffers& b, const Plan& plan, const litmus::Test& tes
     next.words[kEpoch] = static_cast<uint32_t>(std::max<uint64_t>(1, (e + 2) & 0xffffffffu));
     CUdeviceptr here = b.loc[e % 2], there = b.loc[(e + 1) % 2];
     void* args[] = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data()};
-    d.launch(d.testKernel(), cur.blocks, cur.threads, plan.shape.clusterLaunch ? plan.shape.clusterSize : 0,
-             args);
+    // one launch per grid, in the test's launch order, in one stream (plan.h); the tally after
+    // the last one reads every grid's results
+    for (size_t g = 0; g < plan.gridProgrammatic.size(); ++g) {
+      cur.words[kGrid] = static_cast<uint32_t>(g);
+      d.launch(d.testKernel(), cur.blocks, cur.threads, plan.shape.clusterLaunch ? plan.shape.clusterSize : 0,
+               args, plan.gridProgrammatic[g]);
+    }
     launchTally(d, b, here, there, kTallyRead | kTallyInit, cur, next);
     r.instances += cur.instances;
     ++r.launches;

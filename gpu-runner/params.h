@@ -58,6 +58,7 @@ enum LaunchWord : int {
   kTestClusters,   // hardware clusters that test; the rest stress
   kAliasSpan,      // bytes from a location to its alias (the buffer's second mapping); 0: none
   kEpoch,          // the launch's number, from 1: its result slots carry it (ptx_gen.h, tags)
+  kGrid,           // tests with several grids: the position of the grid this kernel launch runs
   kRoleBase = 24,  // per role j at kRoleBase + 5 j: group inverse, group offset, lane inverse,
                    // lane offset, group-in-block shift
 };

@@ -563,6 +563,7 @@ Plan makePlan(const Test& test) {
   refuseNewerArchitecture(test);
   refuseUndefined(test);
   buildRoles(test, plan);
+  planGrids(test, plan);
   planDat3mBarriers(test, plan);
   collectRegisters(test, plan);
   collectLocations(test, plan);

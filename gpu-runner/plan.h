@@ -134,6 +134,10 @@ struct Plan {
   // per (CTA, ID, INSTANCE) the threads whose code names it (the participants of a count-less one).
   std::map<std::pair<int64_t, int64_t>, int> dat3mIds;
   std::map<std::tuple<int, int64_t, int64_t>, int> dat3mParticipants;
+  // Tests with several grids (docs/gpu-runner.md, "Grids"): per launch position, whether it is
+  // launched programmatically; per role, the position of its grid. One grid: {false}, all 0.
+  std::vector<bool> gridProgrammatic{false};
+  std::vector<int> roleGrid;
 };
 
 // Throws litmus::Error at the offending thread, location or term when the test cannot run.
@@ -161,5 +165,8 @@ int asyncMbarrier(const litmus::Instr& in);
 // wait for where it must (ptx_body_async.cpp). Returns, per CTA, the threads that must join it
 // besides the threads that name its shared locations (Join).
 std::map<int, std::set<int>> planDrains(const litmus::Test& test, Plan& plan);
+
+// plan_grid.cpp: the launch order of the grids and the grid of each role.
+void planGrids(const litmus::Test& test, Plan& plan);
 
 }  // namespace gpu

@@ -63,6 +63,8 @@ void BodyEmitter::instr(const Instr& in) {
     case Opcode::Exit:
     case Opcode::Nanosleep:
     case Opcode::CreatePolicy: return miscInstr(in);
+    case Opcode::GridDep:  // §9.7.13.13: every lane executes it
+      return out_.op(laneGuard(in) + (in.gridOp == litmus::GridOp::Wait ? "griddepcontrol.wait" : "griddepcontrol.launch_dependents"));
     default: refuse(in, "the runner has no PTX for this instruction yet");
   }
 }

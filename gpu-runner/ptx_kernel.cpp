@@ -144,6 +144,11 @@ void emitRole(PtxText& out, const Plan& plan, int j) {
   const RolePlan& role = plan.roles[static_cast<size_t>(j)];
   const int base = kRoleBase + 5 * j;
   out.label("H_ROLE" + num(j));
+  if (plan.gridProgrammatic.size() > 1) {  // several grids: this launch runs one of them
+    out.op("ld.param.u32 %h_a, " + word(kLp, kGrid));
+    out.op("setp.ne.u32 %h_p, %h_a, " + num(plan.roleGrid[static_cast<size_t>(j)]));
+    out.op("@%h_p bra.uni H_IDLE");
+  }
   out.op("ld.param.u32 %h_a, " + word(kLp, base));
   out.op("ld.param.u32 %h_b, " + word(kLp, base + 1));
   out.op("add.u32 %h_c, %h_su, %h_U");
@@ -431,6 +436,10 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
       "\t.param .u64 p_spin,\n\t.param .u64 p_scratch,\n\t.param .align 4 .b8 p_lp[" +
       num(4 * kLaunchWords) + "]\n)\n{\n");
   declareHarness(out, plan);
+  if (std::find(plan.gridProgrammatic.begin(), plan.gridProgrammatic.end(), true) != plan.gridProgrammatic.end()) {
+    out.comment("a programmatic launch follows: let it start as early as the hardware allows (docs/gpu-runner.md)");
+    out.op("griddepcontrol.launch_dependents");
+  }
   emitPrologue(out, plan);
   for (int j = 0; j < plan.shape.roles; ++j) emitRole(out, plan, j);
   out.label("H_INSTANCE");

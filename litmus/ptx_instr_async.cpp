@@ -268,9 +268,16 @@ void InstrParser::parseWarpSync() {
   takeOperands({Slot::Val}, {}, "'bar.warp.sync' expects a member mask");
 }
 
+// griddepcontrol.launch_dependents / griddepcontrol.wait (§9.7.13.13): no operands.
 void InstrParser::parseGriddep() {
-  fail(parts_[0].off, "'griddepcontrol' orders two grids, and a litmus test is one grid "
-                      "(docs/model.md, grid dependency)");
+  in_.op = Opcode::GridDep;
+  if (parts_.size() < 2) fail(parts_[0].off, "expected 'griddepcontrol.launch_dependents' or 'griddepcontrol.wait'");
+  if (parts_[1].s == "launch_dependents") in_.gridOp = GridOp::LaunchDependents;
+  else if (parts_[1].s == "wait") in_.gridOp = GridOp::Wait;
+  else fail(parts_[1].off, "unknown action " + dotted(parts_[1].s) + " (expected .launch_dependents or .wait)");
+  for (size_t i = 2; i < parts_.size(); ++i)
+    fail(parts_[i].off, "unknown qualifier " + dotted(parts_[i].s) + " on 'griddepcontrol'");
+  takeOperands({}, {}, "'griddepcontrol' takes no operands");
 }
 
 }  // namespace litmus::instr_detail

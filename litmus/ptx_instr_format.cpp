@@ -541,6 +541,8 @@ std::string mnemonic(const Instr& in) {
     case Opcode::Bra:
       return in.cmp == CmpOp::None ? "bra" : std::string("b").append(toString(in.cmp));
     case Opcode::Nop: return cpAsyncMnemonic(in);  // setmaxnreg (ptx_instr_cpasync.cpp)
+    case Opcode::GridDep:
+      return in.gridOp == GridOp::Wait ? "griddepcontrol.wait" : "griddepcontrol.launch_dependents";
     case Opcode::Label:
     case Opcode::Cvta:  // formatMiscInstr (ptx_instr_clc.cpp)
     case Opcode::Exit:

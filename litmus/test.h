@@ -72,6 +72,7 @@ enum class Opcode {
   CreatePolicy,  // createpolicy.fractional...b64 d{, f}: a cache policy, no memory effect
   Clc,         // clusterlaunchcontrol.try_cancel / .query_cancel (clcOp says which)
   Warp,        // vote{.sync}, match.sync, activemask, redux.sync (warpOp says which; D40-D42)
+  GridDep,     // griddepcontrol.launch_dependents / .wait (gridOp says which)
 };
 
 enum class AtomOp { None, And, Or, Xor, Cas, Exch, Add, Sub, Inc, Dec, Min, Max };
@@ -106,6 +107,8 @@ enum class ClcOp { None, TryCancel, IsCanceled, FirstCtaid };
 // Warp collectives (§9.7.13.8-12): vote modes, match, activemask, redux operations.
 enum class WarpOp { None, All, Any, Uni, Ballot, MatchAny, MatchAll, Activemask, Add, Min, Max,
                     And, Or, Xor };
+// griddepcontrol (§9.7.13.13): let dependent grids launch early; wait for the prerequisite grids.
+enum class GridOp { None, LaunchDependents, Wait };
 
 struct Operand {
   // RegAddr: an address held in a register (`[%r]`, `[%r+4]`), which mapa wrote (docs/format.md).
@@ -183,6 +186,7 @@ struct Instr {
   ClcOp clcOp = ClcOp::None;
   int clcDim = -1;
   bool multicast = false;
+  GridOp gridOp = GridOp::None;  // GridDep
 };
 
 struct Thread {
@@ -196,6 +200,8 @@ struct Thread {
   std::vector<Instr> code;
   SourceLoc loc;
   std::map<std::string, int64_t> initRegs;  // registers given an initial value
+  // The grid (kernel launch) the thread belongs to (YAML `grid:`); Test::grids orders the grids.
+  int grid = 0;
 };
 
 struct Location {
@@ -248,6 +254,28 @@ enum class Quantifier { Exists, NotExists, Forall };
 // Expected verdict, in the vocabulary of EXPECTED.tsv.
 enum class Expect { None, Reachable, Unreachable, Always, NotAlways };
 
+// One launch of a test with several grids (YAML `grids:`, docs/format.md): grid `grid` is
+// launched in the same stream right after grid `after`, either serialized (it starts when `after`
+// and everything before it have completed) or programmatically (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_
+// STREAM_SERIALIZATION: it may overlap `after`, and griddepcontrol.wait waits for it).
+struct GridLaunch {
+  int grid = 0;
+  int after = -1;  // -1: the first grid of the stream
+  bool programmatic = false;
+  SourceLoc loc;
+};
+
+// The launch order of a test's grids: by position in the stream, the grid number, whether it is
+// launched programmatically, and how many grids before it have completed when it starts
+// (`startAfter`: all before it for a serialized launch, those before the last serialized
+// launch for a programmatic one). One-grid tests: {0}, {false}, {0}.
+struct LaunchOrder {
+  std::vector<int> grid;
+  std::vector<bool> programmatic;
+  std::vector<int> startAfter;
+  int position(int gridNumber) const;  // -1 if the grid is not launched
+};
+
 struct Test {
   std::string name;
   std::string description;
@@ -266,9 +294,14 @@ struct Test {
   // stands for one warp of 32). Dat3M (herd files, YAML `barriers: dat3m`): `bar.sync ID{,
   // INSTANCE{, COUNT}}`, the barrier named by ID and INSTANCE, COUNT in litmus threads.
   bool dat3mBarriers = false;
+  // Grids beyond grid 0 and their launches (empty: one grid); validation checks the chain.
+  std::vector<GridLaunch> grids;
 };
 
 // ---- helpers shared by front ends, printers and the model -----------------------------------
+
+// The launch order of the test's grids (validation has checked that `grids` forms one chain).
+LaunchOrder launchOrder(const Test& test);
 
 const char* toString(Sem);
 const char* toString(Scope);

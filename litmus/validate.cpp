@@ -319,6 +319,7 @@ class MixedSizeCheck {
 void checkClusters(const Test& test);  // validate_cluster.cpp
 void resolveAddressMoves(Test& test);   // validate_address.cpp
 void checkAddressForms(const Test& test);
+void checkGrids(const Test& test);     // validate_grid.cpp
 
 void validate(Test& test) {
   checkUniqueNames(test);
@@ -336,6 +337,7 @@ void validate(Test& test) {
   }
   checkClusters(test);
   checkAddressForms(test);
+  checkGrids(test);
   TermChecker terms(test);
   terms.check(test.condition);
   for (const Term& t : test.observed) terms.check(t);

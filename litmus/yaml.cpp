@@ -68,6 +68,7 @@ class YamlParser {
   void parseCode(const YAML::Node& code, Thread& t) const;
   void parseCodeLine(std::string_view line, SourceLoc loc, Thread& t) const;
   void parseObserve(const YAML::Node& list);
+  void parseGrids(const YAML::Node& list);
 
   std::string source_;
   std::vector<std::string_view> lines_;
@@ -130,7 +131,7 @@ Test YamlParser::parse() {
   static const std::set<std::string> kKeys = {"name",      "description", "locations",
                                               "threads",   "condition",   "observe",
                                               "expect",    "reason",      "barriers",
-                                              "liveness"};
+                                              "liveness",  "grids"};
   std::set<std::string> seen;
   for (auto it = root.begin(); it != root.end(); ++it) {
     std::string key = scalar(it->first, "a key");
@@ -153,6 +154,7 @@ Test YamlParser::parse() {
   }
   if (root["locations"]) parseLocations(root["locations"]);
   parseThreads(root["threads"]);
+  if (root["grids"]) parseGrids(root["grids"]);
   const YAML::Node cond = root["condition"];
   if (!cond.IsScalar()) fail(cond, "condition must be a single value");
   Placed c = placed(cond);
@@ -322,6 +324,8 @@ void YamlParser::parseThread(const YAML::Node& key, const YAML::Node& value,
       t.gpu = placement(v, "gpu");
     } else if (k == "warp") {
       t.warp = placement(v, "warp");
+    } else if (k == "grid") {
+      t.grid = placement(v, "grid");
     } else if (k == "init") {
       if (!v.IsMap()) fail(v, "init must be a mapping from registers to values");
       for (auto r = v.begin(); r != v.end(); ++r) {
@@ -395,6 +399,37 @@ void YamlParser::parseObserve(const YAML::Node& list) {
   }
 }
 
+// `grids: [{grid: 1, after: 0, launch: programmatic}, ...]`: the launches after the first grid
+// (docs/format.md); validation checks that they form one stream.
+void YamlParser::parseGrids(const YAML::Node& list) {
+  if (!list.IsSequence()) fail(list, "grids must be a list such as [{grid: 1, after: 0, launch: serialized}]");
+  for (const YAML::Node& item : list) {
+    if (!item.IsMap()) fail(item, "a grid launch is a mapping {grid: N, after: M, launch: serialized|programmatic}");
+    GridLaunch g;
+    g.loc = at(item);
+    std::set<std::string> seen;
+    for (auto it = item.begin(); it != item.end(); ++it) {
+      const std::string k = scalar(it->first, "a key");
+      if (!seen.insert(k).second) fail(it->first, "duplicate key '" + k + "'");
+      if (k == "grid") {
+        g.grid = placement(it->second, "grid");
+      } else if (k == "after") {
+        g.after = placement(it->second, "after");
+      } else if (k == "launch") {
+        const std::string l = scalar(it->second, "launch");
+        if (l != "serialized" && l != "programmatic")
+          fail(it->second, "invalid launch '" + l + "' (expected serialized or programmatic)");
+        g.programmatic = l == "programmatic";
+      } else {
+        fail(it->first, "unknown key '" + k + "' in a grid launch (expected grid, after, launch)");
+      }
+    }
+    for (const char* required : {"grid", "after"})
+      if (!seen.count(required)) fail(item, std::string("grid launch without '") + required + "'");
+    test_.grids.push_back(g);
+  }
+}
+
 // ---- writer ----------------------------------------------------------------------------------
 
 // The writer builds the document with yaml-cpp's emitter, which decides the quoting, so that
@@ -449,6 +484,7 @@ void emitThread(YAML::Emitter& out, const Thread& t) {
   out << YAML::Key << "cta" << YAML::Value << t.cta << YAML::Key << "cluster" << YAML::Value
       << t.cluster << YAML::Key << "gpu" << YAML::Value << t.gpu;
   if (t.warp >= 0) out << YAML::Key << "warp" << YAML::Value << t.warp;
+  if (t.grid != 0) out << YAML::Key << "grid" << YAML::Value << t.grid;
   if (!t.initRegs.empty()) {
     out << YAML::Key << "init" << YAML::Value << YAML::Flow << YAML::BeginMap;
     for (const auto& [reg, value] : t.initRegs) out << YAML::Key << reg << YAML::Value << value;
@@ -490,6 +526,14 @@ std::string toYaml(const Test& test) {
   out << YAML::Key << "threads" << YAML::Value << YAML::BeginMap;
   for (const Thread& t : test.threads) emitThread(out, t);
   out << YAML::EndMap;
+  if (!test.grids.empty()) {
+    out << YAML::Key << "grids" << YAML::Value << YAML::BeginSeq;
+    for (const GridLaunch& g : test.grids)
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "grid" << YAML::Value << g.grid << YAML::Key
+          << "after" << YAML::Value << g.after << YAML::Key << "launch" << YAML::Value
+          << (g.programmatic ? "programmatic" : "serialized") << YAML::EndMap;
+    out << YAML::EndSeq;
+  }
   out << YAML::Key << "condition" << YAML::Value
       << std::string(toString(test.quantifier)) + " " + formatCondition(test.condition);
   if (!sameTerms(test.observed, conditionTerms(test.condition))) {

@@ -19,12 +19,15 @@ enum class EventKind : uint8_t {
   ProxyFence,  // fence.proxy.*
   Arrive,      // a thread's arrival at an execution barrier (bar.sync/arrive/red, barrier.cluster)
   Wait,        // waiting for the arrival's barrier phase to complete (bar.sync/red, cluster wait)
+  GridWait,    // griddepcontrol.wait, or the launch of a dependent grid's thread (instr -1): waits
+               // for the first `count` grids of the stream to complete (model/grids.h)
 };
 
 struct Event {
   EventKind kind = EventKind::Init;
   int thread = -1;  // -1: the initial writes, which belong to no thread
   int cta = -1, cluster = -1, gpu = -1;
+  int grid = 0;     // position of the thread's grid in the stream's launch order (model/grids.h)
   int instr = -1;   // index of the instruction in the thread's code
   int po = 0;       // position in the thread's program order
   litmus::Sem sem = litmus::Sem::Weak;  // Volatile and Mmio are lowered to Relaxed (§8.4.1-2)

@@ -58,7 +58,8 @@ class Interpreter {
     for (int64_t v : info_.initRegs) p.regs.emplace_back(v);
     p.taint.assign(p.regs.size(), Taint{});
     p.backJumps.assign(th_.code.size(), 0);
-    explore(std::move(p));
+    launch(std::move(p));
+    stampGrid();
     return std::move(out_);
   }
 
@@ -205,6 +206,9 @@ class Interpreter {
   void stepAsync(Path p, const Instr& in);
   void stepWarp(Path p, const Instr& in);
   void stepCluster(Path& p, const Instr& in);
+  void launch(Path p);                       // model/grids.cpp
+  void stepGrid(Path p, const Instr& in);    // model/grids.cpp
+  void stampGrid();                          // model/grids.cpp
   void copyWords(Path p, const Instr& in, size_t word, int op);
   void completeTx(Path p, const Instr& in, int op, int mbarOperand, int64_t bytes);
   void completeTxAt(Path& p, const Instr& in, int op, int address, int64_t bytes);

@@ -45,6 +45,10 @@ struct Static {
   Rel sameCta;                    // pairs of events of one CTA
   std::vector<ViewStep> viewSteps;
   int chain = 0;
+  // The grid boundary (model/grids.h): the events of the grids a launch or griddepcontrol.wait
+  // waits for -> that launch or wait (D37-D39).
+  Rel grid;
+  bool grids = false;             // some launch or grid wait orders something (grid is not empty)
 };
 
 // The relations an execution chooses: reads-from, coherence order, Fence-SC order, and `bar`:
@@ -110,7 +114,8 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
   // §8.9.5 base causality. An asynchronous operation comes after the issuing thread's earlier
   // operations, but nothing reaches beyond it that way: its completion does not carry the
   // thread's history (§8.9.1.1, D30).
-  const Rel bc0 = plus(s.po | sw);
+  // A completed grid is before the launches and griddepcontrol.waits that wait for it (D37-D39).
+  const Rel bc0 = plus(s.grids ? s.po | sw | s.grid : s.po | sw);
   const Rel bc = s.async ? bc0 | s.poAsync | (bc0 * s.poAsync) : bc0;
   // §8.9.5 proxy-preserved base causality: as is through one view, or on one location through a
   // chain of proxy fences along base causality, each fence turning one view into the next
@@ -130,6 +135,9 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
     const Rel last = s.PF * bc * s.views[v];
     ppbc = ppbc | ((reach[v] * (s.viewGeneric[v] ? last : last & s.sameCta)) & s.loc);
   }
+  // A grid's memory operations are performed and visible when it completes (§9.7.13.13), to
+  // every proxy: base causality through a grid boundary is proxy-preserved (D39).
+  if (s.grids) ppbc = ppbc | (((s.grid | bc * s.grid) * bc) & s.loc);
   // §8.9.5 causality order
   const Rel cause = ppbc | (obs * ppbc);
   return Derived<Rel>{obs, sw, bc, cause};

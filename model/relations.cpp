@@ -1,6 +1,7 @@
 #include "model/relations.h"
 
 #include "model/barriers.h"
+#include "model/grids.h"
 
 namespace model {
 
@@ -252,6 +253,8 @@ Static<BitRel> staticRelations(const EventGraph& g) {
   s.dep = BitRel(n);
   for (auto [r, e] : g.dep) s.dep.set(r, e);
   addViews(ev, s);
+  s.grid = gridOrder(ev);
+  s.grids = !s.grid.empty();
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include "model/barriers.h"
 #include "model/bitrel.h"
 #include "model/collectives.h"
+#include "model/grids.h"
 #include "model/interpreter.h"
 
 namespace model {
@@ -221,6 +222,7 @@ Program buildProgram(const litmus::Test& test) {
     info.rank = place.rank[t];
     p.threads.push_back(std::move(info));
   }
+  placeGrids(test, p);
   return p;
 }
 
@@ -518,6 +520,7 @@ void Interpreter::explore(Path p) {
     }
     if (in.op == Opcode::Exit) break;  // exit, ret: the thread ends here
     if (in.op == Opcode::Warp) return stepWarp(std::move(p), in);
+    if (in.op == Opcode::GridDep) return stepGrid(std::move(p), in);
     if (!stepPure(p, in)) return;
   }
   finish(std::move(p), Stuck::No);

@@ -53,6 +53,9 @@ struct Program {
     int lanes = 1;                        // threads in this thread's warp (Thread::warp)
     int lane = 0;
     int rank = 0;                         // %cluster_ctarank
+    // The thread's grid: its position in the launch order, and how many grids before it have
+    // completed when it starts (litmus::LaunchOrder; model/grids.h).
+    int gridPos = 0, gridStart = 0;
   };
   std::vector<ThreadInfo> threads;
 

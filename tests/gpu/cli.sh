@@ -176,5 +176,24 @@ check "--tune: saves the profile" grep -q '^memStride = ' "$TMP/tuned.profile"
 FAKE_CUDA_STATES="0,0" fake run -n 1000 --profile "$TMP/tuned.profile" "$MP"
 check "a saved profile loads" test $RC -eq 0
 
+# Grids (docs/gpu-runner.md, "Grids"): one launch of the test kernel per grid in the launch order,
+# the programmatic ones through cuLaunchKernelEx with the programmatic-stream-serialization
+# attribute (the fake refuses one that does not follow a test launch), the tally after the last
+# (the log starts with the tally that initialises the first launch).
+GRID=$SRC/litmus/catalog/grid
+FAKE_CUDA_LAUNCH_LOG=$TMP/launches FAKE_CUDA_STATES="1,1" fake run -n 1000 "$GRID/MP-programmatic-wait.yaml"
+check "grids: programmatic launch runs, exit 0" test $RC -eq 0
+check "grids: test, then test programmatic, then tally" test "$(sed -n 2,4p "$TMP/launches" | tr '\n' ' ')" = "test test programmatic tally "
+rm -f "$TMP/launches"
+FAKE_CUDA_LAUNCH_LOG=$TMP/launches FAKE_CUDA_STATES="1,1" fake run -n 1000 "$GRID/chain3-wait-covers-grid0.yaml"
+check "grids: three grids, two programmatic launches per iteration" test "$(sed -n 2,5p "$TMP/launches" | tr '\n' ' ')" = "test test programmatic test programmatic tally "
+rm -f "$TMP/launches"
+FAKE_CUDA_LAUNCH_LOG=$TMP/launches FAKE_CUDA_STATES="1,1" fake run -n 1000 "$GRID/MP-serialized.yaml"
+check "grids: a serialized launch is a plain one" test "$(sed -n 2,4p "$TMP/launches" | tr '\n' ' ')" = "test test tally "
+FAKE_CUDA_STATES="0,1" fake run -n 1000 "$GRID/MP-programmatic-wait.yaml"
+check "grids: a stale read after griddepcontrol.wait is a violation" test $RC -eq 1
+FAKE_CUDA_STATES="0,1" fake run -n 1000 "$GRID/MP-programmatic-nowait.yaml"
+check "grids: a stale read without the wait is allowed" test $RC -eq 0
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

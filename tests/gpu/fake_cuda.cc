@@ -25,6 +25,7 @@ struct Fake {
   bool hang = false;
   int test = 1, tally = 2;  // function handles are the addresses of these
   std::string name;         // the test of the loaded module
+  void* last = nullptr;     // the function launched last (cuLaunchKernelEx checks programmatic launches)
 };
 Fake fake;  // one per process: the runner's child process owns one "device"
 
@@ -175,9 +176,40 @@ int cuMemcpyDtoH_v2(void* dst, uint64_t, size_t bytes) {
 }
 int cuLaunchKernel(void* f, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*,
                    void** args, void**) {
+  if (const char* log = std::getenv("FAKE_CUDA_LAUNCH_LOG"))
+    std::ofstream(log, std::ios::app) << (f == &fake.tally ? "tally" : "test") << "\n";
+  fake.last = f;
   return launch(f, args);
 }
-int cuLaunchKernelEx(const void*, void* f, void** args, void**) { return launch(f, args); }
+// A programmatic launch (launch attribute 6, CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION,
+// value 1) must be of the test kernel right after another launch of it, as the runner's grids are
+// (docs/gpu-runner.md, "Grids"); else the launch fails (1, invalid value). $FAKE_CUDA_LAUNCH_LOG
+// names a file that gets one line per launch: "test", "test programmatic" or "tally".
+struct Attr {
+  int id;
+  char pad[4];
+  union {
+    char pad[64];
+    int value;
+  } v;
+};
+struct Config {
+  unsigned dims[6], shared;
+  void* stream;
+  Attr* attrs;
+  unsigned numAttrs;
+};
+int cuLaunchKernelEx(const void* c, void* f, void** args, void**) {
+  const auto* cfg = static_cast<const Config*>(c);
+  bool programmatic = false;
+  for (unsigned i = 0; i < cfg->numAttrs; ++i)
+    programmatic = programmatic || (cfg->attrs[i].id == 6 && cfg->attrs[i].v.value == 1);
+  if (programmatic && (f != &fake.test || fake.last != &fake.test)) return 1;
+  if (const char* log = std::getenv("FAKE_CUDA_LAUNCH_LOG"))
+    std::ofstream(log, std::ios::app) << (f == &fake.tally ? "tally" : programmatic ? "test programmatic" : "test") << "\n";
+  fake.last = f;
+  return launch(f, args);
+}
 int cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void*, int, size_t) {
   *n = 2;
   return 0;

@@ -26,7 +26,8 @@ bool sameInstr(const Instr& a, const Instr& b) {
     const auto& [op, text, loc, sem, scope, space, srcSpace, proxy, type, semExplicit,
                  scopeExplicit, atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
                  parity, proxyKind, asyncOp, bulkGroup, readOnly, warpOp, warpSync, absVal, nanVal,
-                 vec, args, target, guard, guardNegated, addrSpace, clcOp, clcDim, multicast] = i;
+                 vec, args, target, guard, guardNegated, addrSpace, clcOp, clcDim, multicast,
+                 gridOp] = i;
     (void)text;
     (void)loc;
     std::vector<decltype(comparable(Operand{}))> operands;
@@ -35,7 +36,7 @@ bool sameInstr(const Instr& a, const Instr& b) {
                            atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
                            parity, proxyKind, asyncOp, bulkGroup, readOnly, warpOp, warpSync,
                            absVal, nanVal, vec, operands, target, guard, guardNegated, addrSpace,
-                           clcOp, clcDim, multicast);
+                           clcOp, clcDim, multicast, gridOp);
   };
   return fields(a) == fields(b);
 }

@@ -370,7 +370,13 @@ TEST_CASE("recognised but unsupported instructions") {
   CHECK(error("multimem.red.relaxed.gpu.global.add.u32 [a], 1;") ==
         "t:1:1: error: 'multimem' is not supported yet");
   CHECK(error("wgmma.fence.sync.aligned;") == "t:1:1: error: 'wgmma' is not supported yet");
-  CHECK(error("griddepcontrol.wait;") ==
-        "t:1:1: error: 'griddepcontrol' orders two grids, and a litmus test is one grid "
-        "(docs/model.md, grid dependency)");
+}
+
+TEST_CASE("griddepcontrol parses into GridDep") {
+  CHECK(ptx("griddepcontrol.wait;").op == Opcode::GridDep);
+  CHECK(ptx("griddepcontrol.wait;").gridOp == GridOp::Wait);
+  CHECK(ptx("griddepcontrol.launch_dependents;").gridOp == GridOp::LaunchDependents);
+  CHECK(error("griddepcontrol;") ==
+        "t:1:1: error: expected 'griddepcontrol.launch_dependents' or 'griddepcontrol.wait'");
+  CHECK(error("griddepcontrol.wait.sync;") == "t:1:21: error: unknown qualifier '.sync' on 'griddepcontrol'");
 }
