@@ -121,6 +121,10 @@ class InstrParser {
   void parseWarpSync();
   void parseGriddep();
   void takeSize(const Piece& p);
+  void parseCpAsyncTensor();  // ptx_instr_tensor.cpp
+  void parseTensormapReplace();
+  void takeTensorOperand(const Piece& p);
+  void checkCtaMask(const Piece& p);
   void parseMov();
   void parseArith();
   void parseSetp();

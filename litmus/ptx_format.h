@@ -16,6 +16,9 @@ namespace litmus {
 // "L:"). parseInstruction(formatInstr(i), loc, Dialect::Ptx) gives back an Instr equal to `i` in
 // every field except `text` and `loc`. Used by `litmus convert` and toYaml.
 std::string formatInstr(const Instr&);
+// cp.async.bulk.tensor and tensormap.replace, as formatInstr prints them (ptx_instr_tensor.cpp);
+// empty for other instructions.
+std::string formatTensorInstr(const Instr&);
 
 // Text of an operand as formatInstr prints it (`%r0`, `[x+4]`, `0f3F800000`, `!%p`).
 std::string formatOperand(const Operand&, Type type);

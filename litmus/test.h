@@ -84,7 +84,10 @@ enum class FenceProxyKind { None, Alias, Texture, Surface, Constant, Async, Asyn
                             AsyncGenericAcquire, TensormapRelease, TensormapAcquire };
 // Asynchronous operations (§8.9.1.1, §9.7.9.25, §9.7.13.7): the bulk copy, its group bookkeeping,
 // the remote store and reduction into a CTA of the cluster, and the tensor-map copy with fence.
-enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp };
+enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp,
+                     // cp.async.bulk.tensor load (global -> shared) and store (shared -> global),
+                     // tensormap.replace (litmus/ptx_instr_tensor.cpp, docs/model.md D46-D48)
+                     TensorLoad, TensorStore, TensormapReplace };
 
 struct Operand {
   // RegAddr: an address held in a register (`[%r]`, `[%r+4]`), which mapa wrote (docs/format.md).
@@ -125,6 +128,10 @@ struct Instr {
   // cp.async.bulk: completes through a bulk async-group (.bulk_group) rather than an mbarrier;
   // cp.async.bulk.wait_group.read: waits only until the sources have been read.
   bool bulkGroup = false, readOnly = false;
+  // cp.async.bulk.tensor: the tensor's dimensions (.1d .. .5d); args then hold the coordinates.
+  // .multicast::cluster (tensor or not): the CTA mask is the last operand.
+  int tensorDims = 0;
+  bool multicast = false;
 
   // Vector width of atom/red: 1 (scalar), or 2, 4, 8 for .v2, .v4, .v8 (§9.7.13.5: the vector
   // forms of .f32, .f16, .bf16, .f16x2 and .bf16x2).
@@ -183,8 +190,21 @@ struct Location {
   // CTAs of its cluster reach it only through a .shared::cluster address from mapa (DSMEM). -1:
   // not given; then the location is shared by every thread that names it, as in herd tests.
   int ownerCta = -1;
+  // A tensor map (YAML `tensormap: A`, docs/format.md 2.1): the global location whose elements
+  // the map describes (32-bit elements), its dimensions and box, innermost first. Its value, at
+  // offset 0, is the map's global_address: tensorAddress of the location it points to.
+  std::string tensorOf;
+  std::vector<int64_t> tensorDims, tensorBox;
+  // A shared location that is another CTA's copy of `copyOf`: the same variable, at the same
+  // CTA-relative offset (multicast delivers to each CTA's copy).
+  std::string copyOf;
   SourceLoc loc;
 };
+
+// The value a tensor map's global_address holds when it points to declared location `decl`
+// (its index in Test::locations): a number no small test value collides with.
+constexpr int64_t kTensorAddressBase = 0x7e000000;
+inline int64_t tensorAddress(int decl) { return kTensorAddressBase + decl; }
 
 // ---- final condition ------------------------------------------------------------------------
 

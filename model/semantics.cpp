@@ -316,6 +316,9 @@ std::vector<int> Interpreter::decidingOperands(const Instr& in) const {
     case Opcode::Mapa:
     case Opcode::GetCtaRank: regs(1, in.args.size()); break;
     case Opcode::Elect: regs(2, 3); break;
+    case Opcode::Async:  // tensor coordinates and the ctaMask (semantics_tensor.cpp)
+      if (in.tensorDims > 0 || in.multicast) regs(0, in.args.size());
+      break;
     default: break;
   }
   return out;

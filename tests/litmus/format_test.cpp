@@ -25,16 +25,16 @@ bool sameInstr(const Instr& a, const Instr& b) {
   auto fields = [](const Instr& i) {
     const auto& [op, text, loc, sem, scope, space, srcSpace, proxy, type, semExplicit,
                  scopeExplicit, atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
-                 parity, proxyKind, asyncOp, bulkGroup, readOnly, vec, args, target, guard,
-                 guardNegated] = i;
+                 parity, proxyKind, asyncOp, bulkGroup, readOnly, tensorDims, multicast, vec, args,
+                 target, guard, guardNegated] = i;
     (void)text;
     (void)loc;
     std::vector<decltype(comparable(Operand{}))> operands;
     for (const Operand& o : args) operands.push_back(comparable(o));
     return std::make_tuple(op, sem, scope, space, srcSpace, proxy, type, semExplicit, scopeExplicit,
                            atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
-                           parity, proxyKind, asyncOp, bulkGroup, readOnly, vec, operands, target,
-                           guard, guardNegated);
+                           parity, proxyKind, asyncOp, bulkGroup, readOnly, tensorDims, multicast,
+                           vec, operands, target, guard, guardNegated);
   };
   return fields(a) == fields(b);
 }
@@ -332,6 +332,8 @@ TEST_CASE("sameInstr tells apart instructions that differ in any one compared fi
       {"asyncOp", [](Instr& i) { i.asyncOp = other(i.asyncOp, AsyncOp::Copy, AsyncOp::Wait); }},
       {"bulkGroup", [](Instr& i) { i.bulkGroup = !i.bulkGroup; }},
       {"readOnly", [](Instr& i) { i.readOnly = !i.readOnly; }},
+      {"tensorDims", [](Instr& i) { i.tensorDims = 3; }},
+      {"multicast", [](Instr& i) { i.multicast = !i.multicast; }},
       {"vec", [](Instr& i) { i.vec = 2; }},
       {"args (count)", [](Instr& i) { i.args.pop_back(); }},
       {"args (kind)", [](Instr& i) { i.args[2].kind = Operand::Kind::Imm; }},
