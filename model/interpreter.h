@@ -204,7 +204,7 @@ class Interpreter {
   void stepTensormapReplace(Path& p, const Instr& in) const;
   void tensorCopy(Path p, const Instr& in, int op);
   void tensorElements(Path p, const Instr& in, int op, int mapRead, int64_t address);
-  int tensorOf(const Instr& in, int64_t address) const;
+  int tensorOf(int64_t address) const;
   void multicastCopy(Path p, const Instr& in, int op);
   std::vector<Dest> destinations(const Path& p, const Instr& in, int dstOp, int mbarOp) const;
   int destAddress(const Path& p, const Instr& in, const Dest& d, const Operand& o, int decl,
