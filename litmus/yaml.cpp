@@ -442,6 +442,12 @@ void emitInit(YAML::Emitter& out, const Location& l) {
 
 void emitLocation(YAML::Emitter& out, const Location& l) {
   out << YAML::Key << l.name << YAML::Value;
+  if (!l.tensorOf.empty()) {  // a tensor map: its value comes from `tensormap`
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "tensormap" << YAML::Value << l.tensorOf;
+    out << YAML::Key << "dims" << YAML::Value << YAML::Flow << l.tensorDims;
+    out << YAML::Key << "box" << YAML::Value << YAML::Flow << l.tensorBox << YAML::EndMap;
+    return;
+  }
   if (l.space == Space::Global && l.aliasOf.empty() && l.initAt.empty()) {
     out << l.init;
     return;
@@ -458,6 +464,7 @@ void emitLocation(YAML::Emitter& out, const Location& l) {
     if (l.space != Space::Global) {
       out << YAML::Key << "space" << YAML::Value << std::string(toString(l.space));
       if (l.ownerCta >= 0) out << YAML::Key << "cta" << YAML::Value << l.ownerCta;
+      if (!l.copyOf.empty()) out << YAML::Key << "copy-of" << YAML::Value << l.copyOf;
     }
   }
   out << YAML::EndMap;
