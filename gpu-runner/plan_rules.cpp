@@ -16,7 +16,11 @@ namespace {
 
 // The architecture-specific (sm_90a) instructions. None are modelled yet; each is added here
 // with the instruction.
-bool needsSm90a(const Instr&) { return false; }
+bool needsSm90a(const Instr& in) {
+  // tensormap.replace: "requires sm_90a" (PTX ISA 8.3 target notes; ptxas refuses it on sm_90)
+  // .multicast::cluster: "should be used on sm_90a" (ptxas advisory; the seeds' Hopper notes)
+  return in.op == Opcode::Async && (in.asyncOp == litmus::AsyncOp::TensormapReplace || in.multicast);
+}
 
 // The architecture an instruction needs when it is newer than sm_90 ("sm_100a"), else empty.
 std::string newerArchitecture(const Instr&) { return {}; }
@@ -51,12 +55,15 @@ std::string minimumVersion(const Test& test) {
         using litmus::AsyncOp;
         need(in.asyncOp == AsyncOp::Store || in.asyncOp == AsyncOp::Reduce ? 81 : 80);
         if (in.asyncOp == AsyncOp::Copy && in.space == litmus::Space::SharedCta) need(86);
+        if (in.asyncOp == AsyncOp::TensormapReplace || in.asyncOp == AsyncOp::TensormapCp) need(83);
       }
       if (in.vec > 1) need(81);
       if (in.op == Opcode::Elect) need(80);
       if (in.sem == litmus::Sem::Mmio) need(82);
       if (in.type == litmus::Type::B128) need(83);
     }
+  for (const litmus::Location& l : test.locations)
+    if (!l.tensorOf.empty()) need(83);  // the tally's tensormap.replace and tensormap fences
   return std::to_string(minor / 10) + "." + std::to_string(minor % 10);
 }
 
@@ -67,6 +74,8 @@ std::string minimumTarget(const Test& test) {
   bool archSpecific = false;
   for (const litmus::Thread& t : test.threads)
     for (const Instr& in : t.code) archSpecific = archSpecific || needsSm90a(in);
+  for (const litmus::Location& l : test.locations)  // the tally points maps with tensormap.replace
+    archSpecific = archSpecific || !l.tensorOf.empty();
   return archSpecific ? "sm_90a" : "sm_90";
 }
 
