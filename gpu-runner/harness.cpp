@@ -167,6 +167,7 @@ class Device {
       std::vector<uint32_t> box(l.tensorBox.begin(), l.tensorBox.end()), ones(rank, 1);
       uint64_t stride = 4;
       for (uint32_t i = 0; i + 1 < rank; ++i) strides.push_back(stride *= dims[i]);
+      if (strides.empty()) strides.push_back(16);  // rank 1: none is read, but the driver wants an array
       uint64_t map[16] = {};
       check(api_.cuTensorMapEncodeTiled(map, cuda::CU_TENSOR_MAP_DATA_TYPE_UINT32, rank,
                                         reinterpret_cast<void*>(somewhere), dims.data(), strides.data(),
