@@ -484,6 +484,8 @@ void chooseMode(const Test& test, Plan& plan) {
   for (const litmus::Thread& t : test.threads)
     for (const Instr& in : t.code) {
       if (in.op == Opcode::Bra) branch = true;
+      // tensormap.cp_fenceproxy.sync.aligned acts once per warp on the H100 (ptx_body_tensor.cpp)
+      warpOnly = warpOnly || (in.op == Opcode::Async && in.asyncOp == litmus::AsyncOp::TensormapCp);
       if (in.op != Opcode::Bar) continue;
       barrier = true;
       ctaBarrier = ctaBarrier || isCtaBarrier(in);

@@ -66,7 +66,7 @@ void planInstr(const litmus::Test& test, const litmus::Thread& t, const Instr& i
   if (in.asyncOp == AsyncOp::TensormapCp)
     if (LocPlan* l = loc(in.args[1])) grow(*l, kMapBytes, kMapBytes);
   if (in.asyncOp != AsyncOp::TensorLoad && in.asyncOp != AsyncOp::TensorStore) return;
-  const Operand& box = in.args[in.asyncOp == AsyncOp::TensorLoad ? 0 : 2 + static_cast<size_t>(in.tensorDims)];
+  const Operand& box = in.args[in.asyncOp == AsyncOp::TensorLoad ? 0 : 1 + static_cast<size_t>(in.tensorDims)];
   LocPlan* l = loc(box);
   if (!l) return;
   const int64_t bytes = tensorCopyBytes(test, in);
@@ -157,14 +157,23 @@ void BodyEmitter::tensorInstr(const Instr& in) {
     const std::string value = v.kind == Operand::Kind::Addr ? "%a" + std::to_string(indexOf(plan_, v.name)) : value64(v);
     const std::string map = in.space == Space::Global ? address(in, in.args[0], Space::Global)
                                                       : address(in, in.args[0], Space::SharedCta);
-    return out_.op(g + "tensormap.replace.tile.global_address." + litmus::toString(in.space) +
+    // With a warp-wide tensormap.cp_fenceproxy after it, every lane writes the same value, so
+    // that each lane's copy follows its own write in program order.
+    const auto& code = test_.threads[static_cast<size_t>(t_)].code;
+    const bool warpCopy = std::any_of(code.begin(), code.end(), [](const Instr& x) {
+      return x.op == Opcode::Async && x.asyncOp == AsyncOp::TensormapCp;
+    });
+    return out_.op((warpCopy ? laneGuard(in) : g) + "tensormap.replace.tile.global_address." + litmus::toString(in.space) +
                    ".b1024.b64 " + map + ", " + value);
   }
   if (in.asyncOp == AsyncOp::TensormapCp) {
-    // .sync.aligned: every lane of the warp executes it, each for its own instance (lane mode)
-    if (warpMode_ || !in.guard.empty())
-      refuse(in, "'.sync.aligned' needs the whole warp to execute it, and in this test the warp's "
-                 "lanes do not run it together (warp mode or a guard)");
+    // .sync.aligned: the whole warp executes it, with the same operands. On the H100 it copies
+    // once per warp: run in lane mode (32 instances, 32 maps) only 1 in 32 instances got its new
+    // map (results/h100/issue14-tma.txt), so the plan runs such tests in warp mode, where every
+    // lane holds the one instance's addresses, and every lane executes it, unguarded.
+    if (!warpMode_ || !in.guard.empty())
+      refuse(in, "'.sync.aligned' needs the whole warp to execute it with one instance's operands "
+                 "(warp mode, no guard)");
     return out_.op(std::string("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.") +
                    litmus::toString(in.scope) + ".sync.aligned " + address(in, in.args[0], Space::Global) +
                    ", " + address(in, in.args[1], Space::SharedCta) + ", 128");
