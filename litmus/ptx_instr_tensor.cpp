@@ -232,8 +232,23 @@ void finishTensorMaps(Test& test) {
   }
 }
 
+// A location named directly must be in the state space the operand addresses (a mapa register
+// is checked where mapa is).
+void checkSpace(const Test& test, const Instr& in, const Operand& o, bool shared) {
+  const Location* l = o.kind == Operand::Kind::Addr ? findLocation(test, o.name) : nullptr;
+  if (l && (l->space != Space::Global) != shared)
+    throw Error(o.loc, "'" + o.name + "' is in " + (shared ? "global" : "shared") + " memory, but '" + in.text +
+                           "' addresses it in " + (shared ? "shared" : "global") + " memory");
+}
+
 void validateTensorInstr(const Test& test, const Thread& thread, const Instr& in) {
   if (in.op != Opcode::Async) return;
+  if (in.asyncOp == AsyncOp::TensorLoad) {
+    checkSpace(test, in, in.args[0], true);
+    checkSpace(test, in, in.args[2 + static_cast<size_t>(in.tensorDims)], true);
+  }
+  if (in.asyncOp == AsyncOp::TensorStore) checkSpace(test, in, in.args[1 + static_cast<size_t>(in.tensorDims)], true);
+  if (in.asyncOp == AsyncOp::TensormapReplace) checkSpace(test, in, in.args[0], in.space != Space::Global);
   const bool tensor = in.asyncOp == AsyncOp::TensorLoad || in.asyncOp == AsyncOp::TensorStore;
   if (tensor) {
     const Operand& m = in.args[in.asyncOp == AsyncOp::TensorLoad ? 1 : 0];
