@@ -397,6 +397,8 @@ std::map<std::string, std::string> encodedRegisters(const litmus::Thread& t) {
         (in.mbarOp == litmus::MbarOp::Arrive || in.mbarOp == litmus::MbarOp::ArriveDrop))
       out[in.args[0].name] = "an mbarrier state";
     if (in.op == Opcode::Mapa) out[in.args[0].name] = "a mapa address";
+    if (in.op == Opcode::Cvta) out[in.args[0].name] = "the address of a location";
+    if (in.op == Opcode::CreatePolicy) out[in.args[0].name] = "a cache policy";
   }
   return out;
 }
@@ -462,6 +464,7 @@ void checkSpecialRegisters(const Test& test, Plan& plan, bool& laneid) {
     for (const Instr& in : test.threads[i].code)
       for (const Operand& o : in.args) {
         if (o.kind != Operand::Kind::Reg || !litmus::isSpecialRegister(o.name)) continue;
+        if (litmus::isPlacementRegister(o.name)) continue;  // %tid, %ctaid: the placement's values
         if (o.name == "laneid") {
           laneid = true;
           continue;

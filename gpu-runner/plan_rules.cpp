@@ -23,7 +23,14 @@ bool needsSm90a(const Instr& in) {
 }
 
 // The architecture an instruction needs when it is newer than sm_90 ("sm_100a"), else empty.
-std::string newerArchitecture(const Instr&) { return {}; }
+// clusterlaunchcontrol (§9.7.13.17-18) and the .release forms of st.async/red.async (§9.7.13.7)
+// require sm_100; .multicast::cluster::all requires sm_100a.
+std::string newerArchitecture(const Instr& in) {
+  if (in.op == Opcode::Clc) return in.multicast ? "sm_100a" : "sm_100";
+  const bool asyncRelease = in.op == Opcode::Async && in.sem == litmus::Sem::Release &&
+                            (in.asyncOp == litmus::AsyncOp::Store || in.asyncOp == litmus::AsyncOp::Reduce);
+  return asyncRelease ? "sm_100" : std::string();
+}
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 // GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
 #pragma GCC diagnostic ignored "-Wrestrict"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "gpu-runner/ptx_body.h"
@@ -31,6 +32,9 @@ void BodyEmitter::emit() {
     instr(in);
   }
   w_ = x_ = h_ = o_ = c_ = 0;
+  const auto& code = test_.threads[static_cast<size_t>(t_)].code;
+  if (std::any_of(code.begin(), code.end(), [](const Instr& in) { return in.op == Opcode::Exit; }))
+    out_.label(label(kExitLabel));
   drain();
 }
 
@@ -55,6 +59,10 @@ void BodyEmitter::instr(const Instr& in) {
     case Opcode::Bra: return bra(in);
     case Opcode::Label: return out_.label(label(in.target));
     case Opcode::Nop: return;
+    case Opcode::Cvta:
+    case Opcode::Exit:
+    case Opcode::Nanosleep:
+    case Opcode::CreatePolicy: return miscInstr(in);
     default: refuse(in, "the runner has no PTX for this instruction yet");
   }
 }
@@ -67,6 +75,8 @@ void BodyEmitter::refuse(const Instr& in, const std::string& why) const {
 // ...) is read into a temporary first.
 std::string BodyEmitter::value64(const Operand& op) {
   if (op.kind != Operand::Kind::Reg) return imm(op.imm);
+  // %tid, %ctaid, ...: the placement's value (the model's), not this instance's
+  if (litmus::isPlacementRegister(op.name)) return imm(litmus::placementRegister(test_, static_cast<size_t>(t_), op.name));
   if (!litmus::isSpecialRegister(op.name)) return reg(op.name);
   const std::string t = w(), d = x();
   out_.op("mov.u32 " + t + ", %" + op.name);
@@ -167,9 +177,10 @@ std::string BodyEmitter::address(const Instr& in, const Operand& a) { return add
 std::string BodyEmitter::address(const Instr& in, const Operand& a, litmus::Space space) {
   if (a.kind == Operand::Kind::RegAddr) {
     std::string r = reg(a.name);
-    if (space != litmus::Space::Generic) {
-      if (space != litmus::Space::SharedCluster)
-        refuse(in, "a mapa address is reached with .shared::cluster or generic addressing");
+    if (space != litmus::Space::Generic && space != litmus::Space::Global) {  // 64-bit as they are
+      if (space != litmus::Space::SharedCluster && space != litmus::Space::Shared &&
+          space != litmus::Space::SharedCta)
+        refuse(in, "an address register is reached with a shared, global or generic address");
       r = w();
       out_.op("cvt.u32.u64 " + r + ", " + reg(a.name));
     }

@@ -170,6 +170,11 @@ class BodyEmitter {
 
   // D20: registers start at 0 unless the test gives them a value.
   void initRegisters();
+
+  // ---- cvta, mov d, LOCATION, exit, nanosleep, createpolicy (ptx_body_misc.cpp) ---------------
+  static constexpr const char* kExitLabel = "$exit";  // litmus labels cannot start with '$'
+  void miscInstr(const Instr& in);
+  void cvta(const Instr& in);
 };
 
 }  // namespace gpu

@@ -130,6 +130,16 @@ class InstrParser {
   void parseSetp();
   void parseSelp();
   void parseBranch();
+  // ptx_instr_clc.cpp
+  void parseClc();
+  void parseQueryCancel();
+  void takeClcVector();
+  void parseCvta();
+  void parseNanosleep();
+  void parseCreatePolicy();
+  void parseExit();
+  void parseMembarProxy();
+  void parseAsyncRelease();
 
   std::string_view text_;
   SourceLoc loc_;

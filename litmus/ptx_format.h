@@ -19,6 +19,9 @@ std::string formatInstr(const Instr&);
 // cp.async.bulk.tensor and tensormap.replace, as formatInstr prints them (ptx_instr_tensor.cpp);
 // empty for other instructions.
 std::string formatTensorInstr(const Instr&);
+// formatInstr's text (without the guard) for cvta, mov d, LOCATION, exit, nanosleep, createpolicy,
+// clusterlaunchcontrol and the .release forms of st.async/red.async; nullopt for the others.
+std::optional<std::string> formatMiscInstr(const Instr&);
 
 // Text of an operand as formatInstr prints it (`%r0`, `[x+4]`, `0f3F800000`, `!%p`).
 std::string formatOperand(const Operand&, Type type);

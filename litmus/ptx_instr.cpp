@@ -23,7 +23,10 @@ const InstrParser::Handler InstrParser::kHandlers[] = {
     {"elect", &InstrParser::parseElect}, {"griddepcontrol", &InstrParser::parseGriddep},
     {"mov", &InstrParser::parseMov},     {"setp", &InstrParser::parseSetp},
     {"selp", &InstrParser::parseSelp},   {"bra", &InstrParser::parseBranch},
-    {"goto", &InstrParser::parseBranch}};
+    {"goto", &InstrParser::parseBranch},
+    {"clusterlaunchcontrol", &InstrParser::parseClc}, {"cvta", &InstrParser::parseCvta},
+    {"nanosleep", &InstrParser::parseNanosleep}, {"createpolicy", &InstrParser::parseCreatePolicy},
+    {"exit", &InstrParser::parseExit},   {"ret", &InstrParser::parseExit}};
 
 Instr InstrParser::parse() {
   if (!split()) return in_;  // a label definition
@@ -493,6 +496,7 @@ void InstrParser::parseMembar() {
   in_.sem = Sem::Sc;
   in_.semExplicit = in_.scopeExplicit = true;
   if (parts_.size() < 2) fail(parts_[0].off, "'membar' requires a level (.cta, .gl or .sys)");
+  if (parts_[1].s == "proxy") return parseMembarProxy();
   for (size_t i = 2; i < parts_.size(); ++i)
     fail(parts_[i].off, "unknown qualifier " + dotted(parts_[i].s) + " on 'membar'");
   std::string_view l = parts_[1].s;

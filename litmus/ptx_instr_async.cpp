@@ -105,7 +105,7 @@ void InstrParser::parseStAsync() {
     if (p.s == "weak") in_.semExplicit = true;
     else if (p.s == "shared::cluster" || p.s == kCompleteTx) continue;
     else if (p.s == "release" || p.s == "mmio")
-      fail(p.off, "'st.async." + std::string(p.s) + "' (global, sm_100) is not supported yet");
+      return parseAsyncRelease();  // the global forms (sm_100): ptx_instr_clc.cpp
     else if (p.s == "v2" || p.s == "v4") fail(p.off, "vector st.async is not supported yet");
     else if (auto t = typeFromString(p.s); t && in_.type == Type::None &&
              (*t == Type::B32 || *t == Type::B64 || *t == Type::U32 || *t == Type::S32 ||
@@ -135,7 +135,7 @@ void InstrParser::parseRedAsync() {
     else if (p.s == "cluster" && !scope) scope = true;
     else if (p.s == "shared::cluster" || p.s == kCompleteTx) continue;
     else if (p.s == "release" || p.s == "mmio" || p.s == "global")
-      fail(p.off, "'red.async." + std::string(p.s) + "' (global, sm_100) is not supported yet");
+      return parseAsyncRelease();  // the global forms (sm_100): ptx_instr_clc.cpp
     else if (auto op = atomOpFromString(p.s); op && in_.atomOp == AtomOp::None) in_.atomOp = *op;
     else if (auto t = typeFromString(p.s); t && in_.type == Type::None) in_.type = *t;
     else fail(p.off, "unknown qualifier " + dotted(p.s) + " on 'red.async'");

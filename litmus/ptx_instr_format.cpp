@@ -550,6 +550,11 @@ std::string mnemonic(const Instr& in) {
       return in.cmp == CmpOp::None ? "bra" : std::string("b").append(toString(in.cmp));
     case Opcode::Label:
     case Opcode::Nop: break;
+    case Opcode::Cvta:  // formatMiscInstr (ptx_instr_clc.cpp)
+    case Opcode::Exit:
+    case Opcode::Nanosleep:
+    case Opcode::CreatePolicy:
+    case Opcode::Clc: break;
   }
   return "nop";
 }
@@ -561,6 +566,7 @@ std::string formatInstr(const Instr& in) {
   if (std::string tensor = formatTensorInstr(in); !tensor.empty()) return tensor;
   std::string out;
   if (!in.guard.empty()) out += (in.guardNegated ? "@!%" : "@%") + in.guard + " ";
+  if (std::optional<std::string> misc = formatMiscInstr(in)) return out + *misc;
   out += mnemonic(in);
   if (in.type != Type::None) out += dot(toString(in.type));
   const bool typedValues = !(in.op == Opcode::Bar || in.op == Opcode::Mbarrier ||

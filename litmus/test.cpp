@@ -202,6 +202,10 @@ int destCount(const Instr& in) {
     case Opcode::Mapa:
     case Opcode::GetCtaRank: return 1;
     case Opcode::Elect: return 2;  // the first may be the sink `_`
+    case Opcode::Cvta:
+    case Opcode::CreatePolicy: return 1;
+    case Opcode::Clc:  // query_cancel: .v4 writes {x, y, z, w}, each may be the sink `_`
+      return in.clcOp == ClcOp::TryCancel ? 0 : in.clcOp == ClcOp::FirstCtaid && in.clcDim < 0 ? 4 : 1;
     case Opcode::Bar:
       return in.barOp == BarOp::RedPopc || in.barOp == BarOp::RedAnd || in.barOp == BarOp::RedOr;
     case Opcode::Mbarrier:
@@ -245,9 +249,21 @@ const char* toString(MbarOp op) {
 std::string addressLocation(const Thread& t, const Operand& o) {
   if (o.kind == Operand::Kind::Addr) return o.name;
   if (o.kind != Operand::Kind::RegAddr) return "";
-  for (const Instr& in : t.code)
-    if (in.op == Opcode::Mapa && in.args[0].name == o.name && in.args[1].kind == Operand::Kind::Addr)
-      return in.args[1].name;
+  // mapa, cvta and `mov d, LOCATION` write addresses; mapa and cvta may take theirs from a
+  // register that holds one (a chain of at most 8, which validation checks)
+  std::string reg = o.name;
+  for (int hop = 0; hop < 8; ++hop) {
+    const Instr* from = nullptr;
+    for (const Instr& in : t.code)
+      if ((in.op == Opcode::Mapa || in.op == Opcode::Cvta) && in.args[0].name == reg) {
+        from = &in;
+        break;
+      }
+    if (!from) return "";
+    if (from->args[1].kind == Operand::Kind::Addr) return from->args[1].name;
+    if (from->args[1].kind != Operand::Kind::Reg || from->args[1].name == reg) return "";
+    reg = from->args[1].name;
+  }
   return "";
 }
 
@@ -296,7 +312,7 @@ bool isSpecialRegister(const std::string& name) {
                         "cluster_ctaid.x", "cluster_ctaid.y", "cluster_ctaid.z", "cluster_nctaid.x",
                         "cluster_nctaid.y", "cluster_nctaid.z"})
     if (name == s) return true;
-  return false;
+  return isPlacementRegister(name);
 }
 
 BarOperands barOperands(const Instr& in, bool dat3m) {

@@ -65,6 +65,11 @@ enum class Opcode {
   Bra,         // bra / herd goto; conditional through `guard` or `cmp` (herd beq/bne/...)
   Label,       // a label definition `L:`; no semantics of its own
   Nop,         // instructions with no memory-model effect that we still accept
+  Cvta,        // cvta{.to}.space.size d, a and `mov d, LOCATION`: the address of a location (addrSpace)
+  Exit,        // exit, ret: the thread ends
+  Nanosleep,   // nanosleep.u32 t: no memory effect
+  CreatePolicy,  // createpolicy.fractional...b64 d{, f}: a cache policy, no memory effect
+  Clc,         // clusterlaunchcontrol.try_cancel / .query_cancel (clcOp says which)
 };
 
 enum class AtomOp { None, And, Or, Xor, Cas, Exch, Add, Sub, Inc, Dec, Min, Max };
@@ -88,6 +93,9 @@ enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp,
                      // cp.async.bulk.tensor load (global -> shared) and store (shared -> global),
                      // tensormap.replace (litmus/ptx_instr_tensor.cpp, docs/model.md D46-D48)
                      TensorLoad, TensorStore, TensormapReplace };
+// clusterlaunchcontrol (§9.7.13.17-18): the asynchronous cancel request, and the decoding of its
+// 16-byte response (docs/model.md D49).
+enum class ClcOp { None, TryCancel, IsCanceled, FirstCtaid };
 
 struct Operand {
   // RegAddr: an address held in a register (`[%r]`, `[%r+4]`), which mapa wrote (docs/format.md).
@@ -129,9 +137,9 @@ struct Instr {
   // cp.async.bulk.wait_group.read: waits only until the sources have been read.
   bool bulkGroup = false, readOnly = false;
   // cp.async.bulk.tensor: the tensor's dimensions (.1d .. .5d); args then hold the coordinates.
-  // .multicast::cluster (tensor or not): the CTA mask is the last operand.
+  // cp.async.bulk{.tensor} .multicast::cluster sets `multicast` (below): the CTA mask is then the
+  // last operand.
   int tensorDims = 0;
-  bool multicast = false;
 
   // Vector width of atom/red: 1 (scalar), or 2, 4, 8 for .v2, .v4, .v8 (§9.7.13.5: the vector
   // forms of .f32, .f16, .bf16, .f16x2 and .bf16x2).
@@ -155,6 +163,16 @@ struct Instr {
   // `@p` / `@!p` guard
   std::string guard;
   bool guardNegated = false;
+
+  // Cvta: the state space of the address d receives (Generic: a generic address). `cvta.space`
+  // gives a generic address, `cvta.to.space` and `mov d, LOCATION` (space Generic) one of the space.
+  Space addrSpace = Space::Generic;
+  // Clc: which operation; get_first_ctaid's dimension (0..2 for ::x, ::y, ::z; -1 for .v4, whose
+  // args are {x, y, z, w}); try_cancel's .multicast::cluster::all, and the .multicast::cluster
+  // of cp.async.bulk{.tensor} (docs/model.md D48).
+  ClcOp clcOp = ClcOp::None;
+  int clcDim = -1;
+  bool multicast = false;
 };
 
 struct Thread {
@@ -321,6 +339,14 @@ int threadInCta(const Test&, int cta);
 // Special registers a thread may read (`%cluster_ctarank`, ...): their values come from the
 // placement (docs/format.md). Names without '%'.
 bool isSpecialRegister(const std::string& name);
+// The grid-position special registers %tid, %ntid, %ctaid, %nctaid (.x/.y/.z), whose values the
+// test's placement gives (docs/format.md; litmus/special_registers.cpp), and their values.
+bool isPlacementRegister(const std::string& name);
+int64_t placementRegister(const Test&, size_t thread, const std::string& name);
+// clusterlaunchcontrol.try_cancel.multicast::cluster::all (docs/model.md D50): the location of
+// CTA toCta at the position of `loc` among the shared locations fromCta owns (declaration order:
+// the layout of a CTA's shared memory); "" if toCta has none there.
+std::string multicastCopy(const Test&, const std::string& loc, int fromCta, int toCta);
 
 // Condition helpers.
 std::string formatCondition(const Cond&);        // herd syntax, e.g. (P0:r0 == 1 /\ x == 2)

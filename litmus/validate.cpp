@@ -153,10 +153,13 @@ std::vector<std::pair<size_t, Space>> operandSpaces(const Instr& in) {
         return {{0, in.space}, {1, in.srcSpace}, {3, in.space}};
       case AsyncOp::TensormapCp: return {{0, in.space}, {1, in.srcSpace}};
       case AsyncOp::Store:
-      case AsyncOp::Reduce: return {{0, Space::SharedCluster}, {2, Space::SharedCluster}};
+      case AsyncOp::Reduce:
+        if (in.sem == Sem::Release) return {{0, in.space}};  // the global forms (D51)
+        return {{0, Space::SharedCluster}, {2, Space::SharedCluster}};
       default: return {};
     }
   }
+  if (in.op == Opcode::Clc && in.clcOp == ClcOp::TryCancel) return {{0, in.space}, {1, in.space}};
   const int a = addressIndex(in);
   if (a < 0) return {};
   return {{static_cast<size_t>(a), in.space}};
@@ -308,11 +311,14 @@ class MixedSizeCheck {
 }  // namespace
 
 void checkClusters(const Test& test);  // validate_cluster.cpp
+void resolveAddressMoves(Test& test);   // validate_address.cpp
+void checkAddressForms(const Test& test);
 
 void validate(Test& test) {
   checkUniqueNames(test);
   resolveAliases(test);
   checkPlacement(test);
+  resolveAddressMoves(test);
   std::set<std::string> locations;
   for (const Location& l : test.locations) locations.insert(l.name);
   for (const Thread& t : test.threads) {
@@ -324,6 +330,7 @@ void validate(Test& test) {
     }
   }
   checkClusters(test);
+  checkAddressForms(test);
   TermChecker terms(test);
   terms.check(test.condition);
   for (const Term& t : test.observed) terms.check(t);

@@ -10,6 +10,21 @@
 namespace litmus {
 namespace {
 
+// The location whose address register `reg` holds ("" if none).
+std::string regLocation(const Thread& t, const std::string& reg) {
+  Operand o;
+  o.kind = Operand::Kind::RegAddr;
+  o.name = reg;
+  return addressLocation(t, o);
+}
+
+// The space of the address an address-producing instruction writes (see checkAddressRegisters).
+Space addressSpaceOf(const Instr& w) {
+  if (w.op == Opcode::Mapa) return w.space == Space::SharedCluster ? Space::SharedCluster : Space::Generic;
+  const Space s = w.addrSpace;
+  return s == Space::Shared ? Space::SharedCta : s;
+}
+
 const Location* findLocation(const Test& test, const std::string& name) {
   for (const Location& l : test.locations)
     if (l.name == name) return &l;
@@ -52,31 +67,44 @@ void checkMapa(const Test& test, const Thread& t, const Instr& in) {
                              ", outside the cluster of " + t.name);
 }
 
-// `[%r]`: %r is written by mapa only, always with the same location, and accessed in the space
-// mapa gave it (.shared::cluster, or generic).
+// `[%r]`: %r is written only by instructions that produce an address (mapa, cvta, `mov d,
+// LOCATION`), always of the same location, and accessed in the space its address is in: a
+// .shared::cluster mapa address with .shared::cluster, a generic one (mapa.u64 without a space,
+// cvta to generic) without a state space, a .shared::cta one (cvta.to.shared, mov of a shared
+// location) with .shared{::cta,::cluster}, a global one with .global. Async operations name
+// their spaces themselves.
 void checkAddressRegisters(const Thread& t, const Instr& in) {
   for (const Operand& a : in.args) {
     if (a.kind != Operand::Kind::RegAddr) continue;
     if (t.initRegs.count(a.name))
-      throw Error(a.loc, "address register %" + a.name + " must be written by mapa, not initialised");
+      throw Error(a.loc, "address register %" + a.name + " must be written by mapa, cvta or "
+                         "'mov d, LOCATION', not initialised");
     const Instr* first = nullptr;
     for (const Instr& w : t.code) {
       if (destCount(w) < 1 || w.args[0].name != a.name) continue;
-      if (w.op != Opcode::Mapa || w.args[1].kind != Operand::Kind::Addr)
-        throw Error(w.loc, "%" + a.name + " holds an address, so only 'mapa ..., LOCATION, rank' "
-                           "may write it");
-      if (first && (first->args[1].name != w.args[1].name || first->space != w.space))
+      const bool producer = w.op == Opcode::Mapa || w.op == Opcode::Cvta;
+      if (!producer || (w.args[1].kind != Operand::Kind::Addr && regLocation(t, w.args[0].name).empty()))
+        throw Error(w.loc, "%" + a.name + " holds an address, so only 'mapa ..., LOCATION, rank', "
+                           "'cvta ..., LOCATION' or 'mov ..., LOCATION' (or these from a register "
+                           "holding an address) may write it");
+      if (first && (regLocation(t, first->args[0].name) != regLocation(t, w.args[0].name) ||
+                    addressSpaceOf(*first) != addressSpaceOf(w)))
         throw Error(w.loc, "%" + a.name + " is mapped from two locations or spaces");
       first = &w;
     }
-    if (!first) throw Error(a.loc, "address register %" + a.name + " is never written by mapa");
-    const bool cluster = first->space == Space::SharedCluster;
-    const bool ok = in.op == Opcode::Async || (cluster ? in.space == Space::SharedCluster
-                                                       : in.space == Space::Generic);
+    if (!first) throw Error(a.loc, "address register %" + a.name + " is never written by mapa, cvta or mov");
+    const Space s = addressSpaceOf(*first);
+    const bool shared = in.space == Space::Shared || in.space == Space::SharedCta || in.space == Space::SharedCluster;
+    const bool ok = in.op == Opcode::Async || in.op == Opcode::Clc ||
+                    (s == Space::SharedCluster ? in.space == Space::SharedCluster
+                     : s == Space::SharedCta   ? shared
+                                               : in.space == s);
     if (!ok)
-      throw Error(a.loc, std::string("%") + a.name + " holds a " +
-                             (cluster ? ".shared::cluster address: access it with .shared::cluster"
-                                      : "generic address: access it without a state space"));
+      throw Error(a.loc, std::string("%") + a.name + " holds " +
+                             (s == Space::SharedCluster ? "a .shared::cluster address: access it with .shared::cluster"
+                              : s == Space::SharedCta   ? "a .shared::cta address: access it with .shared{::cta,::cluster}"
+                              : s == Space::Global      ? "a .global address: access it with .global"
+                                                        : "a generic address: access it without a state space"));
   }
 }
 

@@ -31,6 +31,10 @@ struct Path {
   // committed group not completed yet, oldest first.
   std::vector<int> openGroup;
   std::vector<std::vector<int>> groups;
+  // clusterlaunchcontrol.try_cancel (D49): the thread's successful cancellations so far, and
+  // whether one failed (every later one fails too).
+  int clcCanceled = 0;
+  bool clcFailed = false;
 };
 
 class Interpreter {
@@ -193,6 +197,14 @@ class Interpreter {
   void stepCluster(Path& p, const Instr& in);
   void copyWords(Path p, const Instr& in, size_t word, int op);
   void completeTx(Path p, const Instr& in, int op, int mbarOperand, int64_t bytes);
+  void completeTxAt(Path& p, const Instr& in, int op, int address, int64_t bytes);
+  void stepCvta(Path& p, const Instr& in);
+  // model/clc.cpp: clusterlaunchcontrol (D49, D50) and the .release forms of st.async and
+  // red.async (D51)
+  void stepTryCancel(Path p, const Instr& in);
+  void writeResponse(Path p, const Instr& in, int64_t response);
+  void stepQueryCancel(Path& p, const Instr& in);
+  void stepAsyncRelease(Path p, const Instr& in);
   void waitGroups(Path& p, const Instr& in);
   Event asyncEvent(const Path& p, const Instr& in, EventKind kind, int address, int op) const;
   // semantics_tensor.cpp: cp.async.bulk.tensor, tensormap.replace, .multicast::cluster (D46-D48)

@@ -232,7 +232,9 @@ Static<BitRel> staticRelations(const EventGraph& g) {
       // D30: into an asynchronous operation from the thread's earlier events (or from the
       // operations a wait_group completed); out of one only after such a wait.
       const bool done = !x.isAsync() || y.po >= x.joinPo;
-      const bool po = before && (x.async == y.async || (!y.isAsync() && done));
+      // A release async write (st.async/red.async.release, D51) orders the earlier ones too.
+      const bool releases = y.kind == EventKind::Write && y.sem == litmus::Sem::Release && !y.mbarrier;
+      const bool po = before && (x.async == y.async || ((!y.isAsync() || releases) && done));
       const bool intoAsync = before && y.isAsync() && x.async != y.async && done;
       s.po.set(a, b, po);
       s.poAsync.set(a, b, intoAsync);

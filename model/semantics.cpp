@@ -209,7 +209,9 @@ Program buildProgram(const litmus::Test& test) {
     info.initRegs.assign(info.regNames.size(), 0);
     for (const auto& [name, v] : th.initRegs) info.initRegs[info.regId.at(name)] = v;
     for (size_t r = 0; r < info.regNames.size(); ++r)
-      if (litmus::isSpecialRegister(info.regNames[r]))
+      if (litmus::isPlacementRegister(info.regNames[r]))
+        info.initRegs[r] = litmus::placementRegister(test, t, info.regNames[r]);
+      else if (litmus::isSpecialRegister(info.regNames[r]))
         info.initRegs[r] = specialValue(info.regNames[r], place, t);
     info.lanes = place.lanes[t];
     info.lane = place.lane[t];
@@ -423,6 +425,9 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       break;
     }
     case Opcode::Bra: return stepBranch(p, in);
+    case Opcode::Cvta: stepCvta(p, in); break;
+    case Opcode::Clc: stepQueryCancel(p, in); break;
+    case Opcode::CreatePolicy: setReg(p, in.args[0], 0, {}); break;  // an opaque policy (format.md)
     default: break;
   }
   ++p.pc;
@@ -506,6 +511,11 @@ void Interpreter::explore(Path p) {
       stepAsync(std::move(p), in);
       return;
     }
+    if (in.op == Opcode::Clc && in.clcOp == litmus::ClcOp::TryCancel) {
+      stepTryCancel(std::move(p), in);
+      return;
+    }
+    if (in.op == Opcode::Exit) break;  // exit, ret: the thread ends here
     if (!stepPure(p, in)) return;
   }
   finish(std::move(p), Stuck::No);

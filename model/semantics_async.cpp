@@ -84,6 +84,7 @@ void Interpreter::stepAsync(Path p, const Instr& in) {
     case AsyncOp::TensorStore:
     case AsyncOp::TensormapReplace: return stepTensor(std::move(p), in, op);
     case AsyncOp::Store: {
+      if (in.sem == litmus::Sem::Release) return stepAsyncRelease(std::move(p), in);
       Event w = asyncEvent(p, in, EventKind::Write, addressOf(p, in, 0), op);
       w.sem = litmus::Sem::Weak;
       w.scope = litmus::Scope::None;
@@ -93,6 +94,7 @@ void Interpreter::stepAsync(Path p, const Instr& in) {
       return completeTx(std::move(p), in, op, 2, litmus::elementBytes(in));
     }
     case AsyncOp::Reduce: {  // the relaxed .cluster RMW, then the complete-tx
+      if (in.sem == litmus::Sem::Release) return stepAsyncRelease(std::move(p), in);
       const int address = addressOf(p, in, 0);
       Event r = asyncEvent(p, in, EventKind::Read, address, op);
       Event w = asyncEvent(p, in, EventKind::Write, address, op);
@@ -155,10 +157,12 @@ void Interpreter::copyWords(Path p, const Instr& in, size_t word, int op) {
 // The complete-tx of `bytes` on the mbarrier operand: an RMW, release at cluster scope, part of
 // the asynchronous operation (§9.7.13.15.2; D28, D30).
 void Interpreter::completeTx(Path p, const Instr& in, int op, int mbarOperand, int64_t bytes) {
-  litmus::Instr tx;
-  tx.op = Opcode::Mbarrier;
-  tx.mbarOp = litmus::MbarOp::CompleteTx;
-  const int address = operandAddress(p, in, in.args[mbarOperand], 0);
+  completeTxAt(p, in, op, operandAddress(p, in, in.args[mbarOperand], 0), bytes);
+  ++p.pc;
+  explore(std::move(p));
+}
+
+void Interpreter::completeTxAt(Path& p, const Instr& in, int op, int address, int64_t bytes) {
   Event r = asyncEvent(p, in, EventKind::Read, address, op);
   r.proxy = litmus::Proxy::Generic;  // the mbarrier is accessed through the generic proxy
   r.sem = litmus::Sem::Relaxed;
@@ -173,8 +177,15 @@ void Interpreter::completeTx(Path p, const Instr& in, int op, int mbarOperand, i
     tx.mbarOp = litmus::MbarOp::CompleteTx;
     return lift(old, [tx, bytes](int64_t v) { return mbarrierUpdate(tx, v, bytes); });
   });
-  ++p.pc;
-  explore(std::move(p));
+}
+
+// cvta and `mov d, LOCATION`: the address of a location, as mapa packs it, with the rank of the
+// CTA that holds it (D32: the only copy the test has); from a register, the address it holds.
+void Interpreter::stepCvta(Path& p, const Instr& in) {
+  const Operand& src = in.args[1];
+  if (src.kind == Operand::Kind::Reg) return setReg(p, in.args[0], value(p, src), taintOf(p, src));
+  const int decl = prog_.vaDecl[prog_.vaOf(src.name)];
+  setReg(p, in.args[0], packAddress(prog_.ownerRank[decl], decl), {});
 }
 
 // cp.async.bulk.wait_group{.read} N: every committed group but the newest N is complete (only its

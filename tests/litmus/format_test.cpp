@@ -25,16 +25,16 @@ bool sameInstr(const Instr& a, const Instr& b) {
   auto fields = [](const Instr& i) {
     const auto& [op, text, loc, sem, scope, space, srcSpace, proxy, type, semExplicit,
                  scopeExplicit, atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
-                 parity, proxyKind, asyncOp, bulkGroup, readOnly, tensorDims, multicast, vec, args,
-                 target, guard, guardNegated] = i;
+                 parity, proxyKind, asyncOp, bulkGroup, readOnly, tensorDims, vec, args, target,
+                 guard, guardNegated, addrSpace, clcOp, clcDim, multicast] = i;
     (void)text;
     (void)loc;
     std::vector<decltype(comparable(Operand{}))> operands;
     for (const Operand& o : args) operands.push_back(comparable(o));
     return std::make_tuple(op, sem, scope, space, srcSpace, proxy, type, semExplicit, scopeExplicit,
                            atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
-                           parity, proxyKind, asyncOp, bulkGroup, readOnly, tensorDims, multicast,
-                           vec, operands, target, guard, guardNegated);
+                           parity, proxyKind, asyncOp, bulkGroup, readOnly, tensorDims, vec,
+                           operands, target, guard, guardNegated, addrSpace, clcOp, clcDim, multicast);
   };
   return fields(a) == fields(b);
 }
@@ -333,7 +333,6 @@ TEST_CASE("sameInstr tells apart instructions that differ in any one compared fi
       {"bulkGroup", [](Instr& i) { i.bulkGroup = !i.bulkGroup; }},
       {"readOnly", [](Instr& i) { i.readOnly = !i.readOnly; }},
       {"tensorDims", [](Instr& i) { i.tensorDims = 3; }},
-      {"multicast", [](Instr& i) { i.multicast = !i.multicast; }},
       {"vec", [](Instr& i) { i.vec = 2; }},
       {"args (count)", [](Instr& i) { i.args.pop_back(); }},
       {"args (kind)", [](Instr& i) { i.args[2].kind = Operand::Kind::Imm; }},
@@ -343,6 +342,10 @@ TEST_CASE("sameInstr tells apart instructions that differ in any one compared fi
       {"target", [](Instr& i) { i.target += "L"; }},
       {"guard", [](Instr& i) { i.guard += "q"; }},
       {"guardNegated", [](Instr& i) { i.guardNegated = true; }},
+      {"addrSpace", [](Instr& i) { i.addrSpace = other(i.addrSpace, Space::Global, Space::SharedCta); }},
+      {"clcOp", [](Instr& i) { i.clcOp = other(i.clcOp, ClcOp::TryCancel, ClcOp::IsCanceled); }},
+      {"clcDim", [](Instr& i) { i.clcDim = 2; }},
+      {"multicast", [](Instr& i) { i.multicast = !i.multicast; }},
   };
   for (const auto& [field, change] : changes) {
     CAPTURE(field);
@@ -350,4 +353,19 @@ TEST_CASE("sameInstr tells apart instructions that differ in any one compared fi
     change(changed);
     CHECK_FALSE(sameInstr(base, changed));
   }
+}
+
+TEST_CASE("formatInstr round trip, clusterlaunchcontrol and the small forms of issue 14") {
+  for (const char* s :
+       {"clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [r], [m]",
+        "clusterlaunchcontrol.try_cancel.async.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [r+16], [m]",
+        "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p, %q",
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 %r1, %q",
+        "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r1, _, %r3, _}, %q",
+        "cvta.shared.u64 %rd1, m", "cvta.to.shared.u32 %r1, %rd1", "cvta.global.u64 %rd1, x",
+        "nanosleep.u32 20", "@!%c nanosleep.u32 %r1", "exit", "@%p exit",
+        "createpolicy.fractional.L2::evict_last.b64 %rd9, 0.25",
+        "membar.proxy.async.shared::cta", "red.async.release.gpu.global.add.u32 [x], %r2",
+        "red.async.release.sys.add.s64 [x], -1", "st.async.release.sys.global.b16 [x], 7"})
+    roundTrip(s, Dialect::Ptx);
 }

@@ -11,7 +11,7 @@ runs `LITMUS check` on it and classifies the outcome:
 It prints one line per form that is not ok, then a table by instruction family, and exits 1 if any
 form is `crash` or `parse-error` (0 otherwise; 2 on bad usage).
 
-Usage: python3 tests/seeds/check_forms.py LITMUS [--forms FILE] [--verbose]
+Usage: python3 tests/seeds/check_forms.py LITMUS [--forms FILE] [--verbose] [--families F,G]
 """
 import argparse
 import collections
@@ -33,6 +33,7 @@ REGISTER = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)(?![.\w])")
 MAPA_REGS = {"ra": "mapa.shared::cluster.u32 %ra, rm, 1;",   # mbarrier in CTA 1
              "ga": "mapa.u64 %ga, rm, 1;",                   # the same, as a generic address
              "rs": "mapa.shared::cluster.u32 %rs, rs, 1;"}   # data in CTA 1
+ADDRESS_REGISTER = re.compile(r"\[%([A-Za-z_][A-Za-z0-9_]*)")
 # Warp-level forms act on the lanes of their member mask: a literal mask gets that many lanes
 # (test threads of one warp, docs/format.md 2.2); a mask in a register (initialised to 1) is lane 0.
 WARP_FAMILIES = ("bar.warp", "elect", "vote", "vote.sync", "match", "redux", "activemask")
@@ -111,6 +112,11 @@ def build_test(line):
     regs -= set(mapas)
     remote = bool(mapas)
     pre, post = [], []
+    # any other register used as an address holds the generic address of m, from cvta (the
+    # seeds' `cvta.shared.u64 %rd1, m; mbarrier.init.b64 [%rd1], 1`)
+    for r in sorted(set(ADDRESS_REGISTER.findall(line)) - set(MAPA_REGS)):
+        pre.append(f"cvta.shared.u64 %{r}, m;")
+        regs.discard(r)
     if "[m]" in line and "mbarrier.init" not in line:
         pre.append("mbarrier.init.shared.b64 [m], 4;")
     for r in mapas:
@@ -214,17 +220,25 @@ def main():
     ap.add_argument("litmus")
     ap.add_argument("--forms", default=os.path.join(here, "forms.txt"))
     ap.add_argument("--verbose", action="store_true", help="also print the ok forms")
+    ap.add_argument("--families", default="",
+                    help="comma-separated families (as the table names them) to check; default all")
     args = ap.parse_args()
+    wanted = {f.strip() for f in args.families.split(",") if f.strip()}
     if not os.access(args.litmus, os.X_OK):
         print(f"{args.litmus}: error: not an executable", file=sys.stderr)
         return 2
     results = []
     with tempfile.TemporaryDirectory() as work:
         for section, line in read_forms(args.forms):
+            if wanted and family(line) not in wanted:
+                continue
             status, why = classify(args.litmus, line, work)
             results.append((section, line, status, why))
             if status != "ok" or args.verbose or why:
                 print(f"{status:<12} {line}" + (f"    -- {why}" if why else ""))
+    if not results:
+        print("no forms of the families asked for", file=sys.stderr)
+        return 2
     totals = print_table(results)
     return 1 if totals["crash"] or totals["parse-error"] else 0
 
