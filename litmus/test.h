@@ -219,10 +219,12 @@ struct Location {
   SourceLoc loc;
 };
 
-// The value a tensor map's global_address holds when it points to declared location `decl`
-// (its index in Test::locations): a number no small test value collides with.
-constexpr int64_t kTensorAddressBase = 0x7e000000;
-inline int64_t tensorAddress(int decl) { return kTensorAddressBase + decl; }
+// The value a tensor map's global_address holds when it points to global location `decl` (its
+// index in Test::locations): the address `cvta.global`/`mov d, LOCATION` give it in the model
+// (rank -1 above bit 32, decl + 1 below), so a register from cvta can be written into a map.
+inline int64_t tensorAddress(int decl) {
+  return static_cast<int64_t>(~uint64_t{0xffffffff} | static_cast<uint64_t>(decl + 1));
+}
 
 // ---- final condition ------------------------------------------------------------------------
 

@@ -171,8 +171,8 @@ void Interpreter::tensorCopy(Path p, const Instr& in, int op) {
 // a buffer not filled yet), and a copy through such a map is undefined: D46 drops that path.
 int Interpreter::tensorOf(int64_t address) const {
   const auto& locs = prog_.test->locations;
-  const int64_t d = address - litmus::kTensorAddressBase;
-  if (d < 0 || d >= static_cast<int64_t>(locs.size()) || locs[d].space != litmus::Space::Global ||
+  const int64_t d = (address & 0xffffffff) - 1;
+  if (litmus::tensorAddress(static_cast<int>(d)) != address || d < 0 || d >= static_cast<int64_t>(locs.size()) || locs[d].space != litmus::Space::Global ||
       !locs[d].aliasOf.empty())
     return -1;
   return static_cast<int>(d);
