@@ -53,7 +53,10 @@ bool load(Api& api, std::string& why) {
             bind(api.lib, api.cuMemAddressFree, "cuMemAddressFree", false, why) &&
             bind(api.lib, api.cuMemMap, "cuMemMap", false, why) &&
             bind(api.lib, api.cuMemUnmap, "cuMemUnmap", false, why) &&
-            bind(api.lib, api.cuMemSetAccess, "cuMemSetAccess", false, why);
+            bind(api.lib, api.cuMemSetAccess, "cuMemSetAccess", false, why) &&
+            bind(api.lib, api.cuModuleGetGlobal, "cuModuleGetGlobal_v2", false, why) &&
+            bind(api.lib, api.cuMemcpyHtoD, "cuMemcpyHtoD_v2", false, why) &&
+            bind(api.lib, api.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", false, why);
   if (!ok) unload(api);
   return ok;
 }

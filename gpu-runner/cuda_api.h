@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace gpu::cuda {
@@ -107,7 +108,16 @@ struct Api {
   CUresult (*cuMemMap)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long) = nullptr;
   CUresult (*cuMemUnmap)(CUdeviceptr, size_t) = nullptr;
   CUresult (*cuMemSetAccess)(CUdeviceptr, size_t, const MemAccessDesc*, size_t) = nullptr;
+  // Tensor maps (ptx_body_tensor.cpp): the module's template array and its encoding. Optional:
+  // a test with a tensor map fails with the missing name when the driver lacks them.
+  CUresult (*cuModuleGetGlobal)(CUdeviceptr*, size_t*, CUmodule, const char*) = nullptr;  // _v2
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;                    // _v2
+  // (map, data type, rank, address, dims, strides, box, element strides, interleave, swizzle,
+  // L2 promotion, out-of-bounds fill); the enums are ints, the map 16 u64 words.
+  CUresult (*cuTensorMapEncodeTiled)(void*, int, uint32_t, void*, const uint64_t*, const uint64_t*,
+                                     const uint32_t*, const uint32_t*, int, int, int, int) = nullptr;
 };
+constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2;
 
 // Loads libcuda.so.1 (or the file $LITMUS_LIBCUDA names, for tests) and its entry points.
 // Returns false with `why` set when the library or a required entry point is missing.

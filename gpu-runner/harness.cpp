@@ -161,6 +161,36 @@ class Device {
   void copyOut(void* dst, CUdeviceptr src, size_t bytes) {
     check(api_.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
   }
+  // The module's tensor-map templates (`lt_tmap`, ptx_body_tensor.cpp): each map of the test
+  // encoded with its dims and box over 32-bit elements, dense row-major strides, no swizzle or
+  // interleave, zero fill out of bounds. `somewhere` is a valid global address for the encoding;
+  // the tally points every instance's copy at its own slot of the tensor.
+  void uploadTensorMaps(const litmus::Test& test, const Plan& plan, CUdeviceptr somewhere) {
+    std::vector<uint64_t> words;
+    for (size_t v = 0; v < plan.locs.size(); ++v) {
+      if (plan.locs[v].tensorMap < 0) continue;
+      if (!api_.cuTensorMapEncodeTiled || !api_.cuModuleGetGlobal || !api_.cuMemcpyHtoD)
+        throw DriverError{RunStatus::Error, "the CUDA driver has no cuTensorMapEncodeTiled"};
+      const litmus::Location& l = test.locations[v];
+      const auto rank = static_cast<uint32_t>(l.tensorDims.size());
+      std::vector<uint64_t> dims(l.tensorDims.begin(), l.tensorDims.end()), strides;
+      std::vector<uint32_t> box(l.tensorBox.begin(), l.tensorBox.end()), ones(rank, 1);
+      uint64_t stride = 4;
+      for (uint32_t i = 0; i + 1 < rank; ++i) strides.push_back(stride *= dims[i]);
+      if (strides.empty()) strides.push_back(16);  // rank 1: none is read, but the driver wants an array
+      uint64_t map[16] = {};
+      check(api_.cuTensorMapEncodeTiled(map, cuda::CU_TENSOR_MAP_DATA_TYPE_UINT32, rank,
+                                        reinterpret_cast<void*>(somewhere), dims.data(), strides.data(),
+                                        box.data(), ones.data(), 0, 0, 0, 0),
+            "cuTensorMapEncodeTiled (tensor map '" + l.name + "')");
+      words.insert(words.end(), map, map + 16);
+    }
+    if (words.empty()) return;
+    CUdeviceptr dst = 0;
+    size_t bytes = 0;
+    check(api_.cuModuleGetGlobal(&dst, &bytes, module_, "lt_tmap"), "cuModuleGetGlobal (lt_tmap)");
+    check(api_.cuMemcpyHtoD(dst, words.data(), words.size() * 8), "cuMemcpyHtoD (lt_tmap)");
+  }
   cuda::CUfunction testKernel() const { return test_; }
   cuda::CUfunction tallyKernel() const { return tally_; }
   const std::string& name() const { return name_; }
@@ -321,6 +351,7 @@ RunResult runOnDevice(const litmus::Test& test, Plan plan, const std::string& pt
                            static_cast<uint32_t>(uint64_t{resident} * 100 /
                                                  (100 + static_cast<uint64_t>(options.profile.stressPct))));
     Buffers b = allocate(d, plan, options);
+    d.uploadTensorMaps(test, plan, b.loc[0]);
     launchLoop(d, b, plan, test, options, r);
     r.status = RunStatus::Ok;
     std::vector<unsigned char> table(b.tableBytes);

@@ -488,6 +488,8 @@ void chooseMode(const Test& test, Plan& plan) {
   for (const litmus::Thread& t : test.threads)
     for (const Instr& in : t.code) {
       if (in.op == Opcode::Bra) branch = true;
+      // tensormap.cp_fenceproxy.sync.aligned acts once per warp on the H100 (ptx_body_tensor.cpp)
+      warpOnly = warpOnly || (in.op == Opcode::Async && in.asyncOp == litmus::AsyncOp::TensormapCp);
       if (in.op != Opcode::Bar) continue;
       barrier = true;
       ctaBarrier = ctaBarrier || isCtaBarrier(in);
@@ -523,7 +525,7 @@ void sizeShape(const Test& test, Plan& plan) {
   int perSlot = 4;  // join counter
   for (LocPlan& l : plan.locs)
     if (l.shared)
-      perSlot += roundUp(l.span, 16);
+      perSlot += roundUp(l.span, 16) + (l.align > 16 ? l.align : 0);  // and its alignment
     else {
       s.slotBytes = std::max(s.slotBytes, l.span);
       s.slotAlign = std::max(s.slotAlign, l.align);
@@ -536,7 +538,10 @@ void sizeShape(const Test& test, Plan& plan) {
   plan.slotsPerBlock = s.maxGroupsPerBlock * lanes;
   int offset = 0;
   for (LocPlan& l : plan.locs)
-    if (l.shared) {
+    if (l.shared && l.copyOf >= 0) {  // another CTA's copy of a variable: the same offset
+      l.sharedOffset = plan.locs[static_cast<size_t>(l.copyOf)].sharedOffset;
+    } else if (l.shared) {
+      offset = roundUp(offset, std::max(16, l.align));  // tensor copies want 128 bytes
       l.sharedOffset = offset;
       offset += roundUp(l.span, 16) * plan.slotsPerBlock;
     }
@@ -553,6 +558,7 @@ bool isPredicate(const ThreadPlan& t, const std::string& name) { return isPredic
 int asyncMbarrier(const Instr& in) {
   if (in.op != Opcode::Async) return -1;
   if (in.asyncOp == litmus::AsyncOp::Copy) return in.bulkGroup ? -1 : 3;
+  if (in.asyncOp == litmus::AsyncOp::TensorLoad) return 2 + in.tensorDims;
   return in.asyncOp == litmus::AsyncOp::Store || in.asyncOp == litmus::AsyncOp::Reduce ? 2 : -1;
 }
 
@@ -567,6 +573,7 @@ Plan makePlan(const Test& test) {
   planDat3mBarriers(test, plan);
   collectRegisters(test, plan);
   collectLocations(test, plan);
+  planTensors(test, plan);
   placeShared(test, plan);
   planJoins(test, plan, planDrains(test, plan));
   mapObserved(test, plan);

@@ -44,6 +44,11 @@ struct LocPlan {
   bool mbarrier = false;    // an mbarrier instruction or an asynchronous operation's completion
                             // names it: its value is the hardware's
   int aliasOf = -1;  // a generic alias: the location whose memory it is (the elements are there)
+  // A tensor map (`tensormap:`): the harness encodes it (cuTensorMapEncodeTiled) as the
+  // map template `tensorMap` of the module, and the tally copies it into every instance's slot,
+  // pointed at the instance's slot of location `tensor` (ptx_body_tensor.cpp). -1: no map.
+  int tensorMap = -1, tensor = -1;
+  int copyOf = -1;  // shared, `copy-of`: the location at whose CTA-relative offset it lives
   std::vector<Element> elements;
   std::vector<int> accessors;  // threads that name it
 };
@@ -160,6 +165,11 @@ bool isPredicate(const ThreadPlan& t, const std::string& name);
 // The operand of an asynchronous operation that names the mbarrier it completes on; -1: none
 // (.bulk_group copies complete through wait_group).
 int asyncMbarrier(const litmus::Instr& in);
+
+// ptx_body_tensor.cpp: tensor maps, tensors, tensor-copy buffers and multicast copies in the
+// plan (spans, alignment, elements), after collectLocations; the bytes a tensor copy completes.
+void planTensors(const litmus::Test& test, Plan& plan);
+int64_t tensorCopyBytes(const litmus::Test& test, const litmus::Instr& in);
 
 // Gives the threads their drains (Drain) and refuses an asynchronous operation the runner cannot
 // wait for where it must (ptx_body_async.cpp). Returns, per CTA, the threads that must join it

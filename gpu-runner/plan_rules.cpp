@@ -21,8 +21,13 @@ bool isWarpgroupAligned(const Instr& in) {
 }
 
 // The architecture-specific (sm_90a) instructions: wgmma and setmaxnreg (which refuseUndefined
-// refuses for now); each further one is added here with the instruction.
-bool needsSm90a(const Instr& in) { return isWarpgroupAligned(in); }
+// refuses for now), tensormap.replace ("requires sm_90a", PTX ISA 8.3 target notes; ptxas refuses
+// it on sm_90) and .multicast::cluster ("should be used on sm_90a": ptxas advisory; the seeds'
+// Hopper notes).
+bool needsSm90a(const Instr& in) {
+  return isWarpgroupAligned(in) ||
+         (in.op == Opcode::Async && (in.asyncOp == litmus::AsyncOp::TensormapReplace || in.multicast));
+}
 
 // The architecture an instruction needs when it is newer than sm_90 ("sm_100a"), else empty.
 // clusterlaunchcontrol (§9.7.13.17-18) and the .release forms of st.async/red.async (§9.7.13.7)
@@ -66,12 +71,15 @@ std::string minimumVersion(const Test& test) {
         using litmus::AsyncOp;
         need(in.asyncOp == AsyncOp::Store || in.asyncOp == AsyncOp::Reduce ? 81 : 80);
         if (in.asyncOp == AsyncOp::Copy && in.space == litmus::Space::SharedCta) need(86);
+        if (in.asyncOp == AsyncOp::TensormapReplace || in.asyncOp == AsyncOp::TensormapCp) need(83);
       }
       if (in.vec > 1) need(81);
       if (in.op == Opcode::Elect) need(80);
       if (in.sem == litmus::Sem::Mmio) need(82);
       if (in.type == litmus::Type::B128) need(83);
     }
+  for (const litmus::Location& l : test.locations)
+    if (!l.tensorOf.empty()) need(83);  // the tally's tensormap.replace and tensormap fences
   return std::to_string(minor / 10) + "." + std::to_string(minor % 10);
 }
 
@@ -82,6 +90,8 @@ std::string minimumTarget(const Test& test) {
   bool archSpecific = false;
   for (const litmus::Thread& t : test.threads)
     for (const Instr& in : t.code) archSpecific = archSpecific || needsSm90a(in);
+  for (const litmus::Location& l : test.locations)  // the tally points maps with tensormap.replace
+    archSpecific = archSpecific || !l.tensorOf.empty();
   return archSpecific ? "sm_90a" : "sm_90";
 }
 

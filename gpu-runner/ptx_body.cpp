@@ -25,6 +25,7 @@ std::string mnemonicAsWritten(const Instr& in) {
 void BodyEmitter::emit() {
   initRegisters();
   asyncPrologue();
+  tensorPrologue();
   for (const Instr& in : test_.threads[static_cast<size_t>(t_)].code) {
     w_ = x_ = h_ = o_ = c_ = 0;
     if (in.op != Opcode::Label) out_.comment(in.text);

@@ -146,6 +146,12 @@ class BodyEmitter {
   // The CTAs of the destination and of the mbarrier must be one (the hardware's rule).
   void checkMbarrierCta(const Instr& in, const Operand& dst, const Operand& mbar) const;
 
+  // ptx_body_tensor.cpp: cp.async.bulk.tensor, tensormap.replace, .multicast::cluster copies
+  void tensorInstr(const Instr& in);
+  std::string tensorValue(const Operand& o, int bits);
+  void checkMulticast(const Instr& in) const;
+  void tensorPrologue();
+
   // Before the first instruction: the initial values, written through the generic proxy before
   // the start barrier, made visible to the async proxy of a thread that issues bulk copies.
   void asyncPrologue();

@@ -72,7 +72,8 @@ std::map<BarrierKey, BarrierUse> barrierUses(const litmus::Test& test, Plan& pla
       const bool once = in.guard.empty() && !branches;
       const int a = in.op == Opcode::Mbarrier ? litmus::addressIndex(in) : asyncMbarrier(in);
       plan.threads[i].bulkDrain |=
-          in.op == Opcode::Async && in.asyncOp == litmus::AsyncOp::Copy && in.bulkGroup;
+          in.op == Opcode::Async && (in.asyncOp == litmus::AsyncOp::Copy || in.asyncOp == litmus::AsyncOp::TensorStore) &&
+          in.bulkGroup;
       if (a < 0) continue;
       const Operand& o = in.args[static_cast<size_t>(a)];
       auto it = byName.find(litmus::addressLocation(t, o));
@@ -82,7 +83,9 @@ std::map<BarrierKey, BarrierUse> barrierUses(const litmus::Test& test, Plan& pla
         useBarrier(u, in, static_cast<int>(i), once);
         continue;
       }
-      u.bytes += in.asyncOp == litmus::AsyncOp::Copy ? in.args[2].imm : litmus::elementBytes(in);
+      u.bytes += in.asyncOp == litmus::AsyncOp::Copy         ? in.args[2].imm
+                 : in.asyncOp == litmus::AsyncOp::TensorLoad ? tensorCopyBytes(test, in)
+                                                             : litmus::elementBytes(in);
       u.irregular = u.irregular || !once;
     }
   }
@@ -161,7 +164,11 @@ std::map<int, std::set<int>> planDrains(const litmus::Test& test, Plan& plan) {
 void BodyEmitter::asyncInstr(const Instr& in) {
   if (in.asyncOp >= AsyncOp::CpCopyCa) return cpAsyncInstr(in);  // ptx_body_cpasync.cpp
   switch (in.asyncOp) {
-    case AsyncOp::Copy: return bulkCopy(in);
+    case AsyncOp::Copy: return in.multicast ? tensorInstr(in) : bulkCopy(in);
+    case AsyncOp::TensorLoad:
+    case AsyncOp::TensorStore:
+    case AsyncOp::TensormapReplace:
+    case AsyncOp::TensormapCp: return tensorInstr(in);  // ptx_body_tensor.cpp
     case AsyncOp::Commit: return out_.op(memGuard(in) + "cp.async.bulk.commit_group");
     case AsyncOp::Wait:
       return out_.op(memGuard(in) + "cp.async.bulk.wait_group" + (in.readOnly ? ".read " : " ") +

@@ -41,7 +41,10 @@ void BodyEmitter::fenceProxy(const Instr& in) {
     case K::TensormapRelease:
     case K::TensormapAcquire:  // the uni-directional halves carry a scope
       return out_.op(memGuard(in) + "fence.proxy." + litmus::toString(in.proxyKind) + "." +
-                     litmus::toString(in.scope));
+                     litmus::toString(in.scope) +
+                     (in.proxyKind == K::TensormapAcquire  // [a], 128: the map, a generic address
+                          ? " " + address(in, in.args[0], litmus::Space::Generic) + ", 128"
+                          : ""));
     case K::Texture:
     case K::Surface:
     case K::Constant:

@@ -63,5 +63,10 @@ void emitSlotAddress(PtxText& out, const std::string& lp, int v, int globals, co
 // "[p_lp+44]": word `w` of a launch record parameter.
 std::string word(const std::string& lp, int w);
 std::string hex(uint64_t v);
+// ptx_body_tensor.cpp: the module's tensor-map templates (`lt_tmap`, empty without maps), whether
+// shared memory needs 128-byte alignment (tensor copies), and the tally's copy of map `l`.
+std::string tensorMapDeclaration(const Plan& plan);
+bool alignsShared128(const Plan& plan);
+void emitTensorMapInit(PtxText& out, const Plan& plan, const LocPlan& l);
 
 }  // namespace gpu

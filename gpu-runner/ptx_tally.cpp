@@ -77,6 +77,7 @@ void emitInitNext(PtxText& out, const Plan& plan) {
   for (const LocPlan& l : plan.locs) {
     if (l.shared || l.aliasOf >= 0) continue;  // an alias's elements are its target's
     emitSlotAddress(out, "p_nlp", l.index, plan.shape.globalLocations, "%h_n32", "%h_next", "%h_A");
+    if (l.tensorMap >= 0) emitTensorMapInit(out, plan, l);  // ptx_body_tensor.cpp
     for (const Element& e : l.elements) {
       if (e.bytes == 0) continue;
       const std::string at = "[%h_A+" + num(e.offset) + "]";
@@ -231,7 +232,9 @@ std::string generateModule(const litmus::Test& test, const Plan& plan) {
           "; " + num(plan.shape.roles) + " role(s), clusters of " + num(plan.shape.clusterSize) +
           " CTA(s), " + num(plan.shape.warpsPerBlock) + " warp(s) per instance group and block.\n");
   out.raw(".version " + plan.ptxVersion + "\n.target " + plan.target + "\n.address_size 64\n\n");
-  out.raw(".shared .align 16 .b8 lt_smem[" + num(plan.sharedBytes) + "];\n\n");
+  out.raw(std::string(".shared .align ") + (alignsShared128(plan) ? "128" : "16") + " .b8 lt_smem[" +
+          num(plan.sharedBytes) + "];\n\n");
+  out.raw(tensorMapDeclaration(plan));
   emitTestKernel(out, test, plan);
   out.raw("\n");
   emitTallyKernel(out, plan);

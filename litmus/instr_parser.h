@@ -135,6 +135,10 @@ class InstrParser {
   void takeWgmmaOperands(bool integer);
   void parseSetMaxNReg();
   void takeSize(const Piece& p);
+  void parseCpAsyncTensor();  // ptx_instr_tensor.cpp
+  void parseTensormapReplace();
+  void takeTensorOperand(const Piece& p);
+  void checkCtaMask(const Piece& p);
   void parseMov();
   void parseArith();
   void parseSetp();

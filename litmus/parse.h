@@ -37,6 +37,13 @@ Term parseTerm(std::string_view text, const SourceLoc& loc, const Test& test);
 // consistency, defaults for observed terms). Called by parseYaml/parseHerd before returning.
 void validate(Test& test);
 
+// Tensor maps (litmus/ptx_instr_tensor.cpp): checks the `tensormap`, `dims`, `box` and `copy-of`
+// keys of the locations together and gives each map its initial global_address.
+void finishTensorMaps(Test& test);
+// Per-instruction checks of cp.async.bulk.tensor, tensormap.replace and multicast operands that
+// need the test's locations (called by validate).
+void validateTensorInstr(const Test& test, const Thread& thread, const Instr& in);
+
 // YAML text that parseYaml reads back into an equivalent Test.
 std::string toYaml(const Test& test);
 

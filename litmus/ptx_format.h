@@ -16,6 +16,9 @@ namespace litmus {
 // "L:"). parseInstruction(formatInstr(i), loc, Dialect::Ptx) gives back an Instr equal to `i` in
 // every field except `text` and `loc`. Used by `litmus convert` and toYaml.
 std::string formatInstr(const Instr&);
+// cp.async.bulk.tensor and tensormap.replace, as formatInstr prints them (ptx_instr_tensor.cpp);
+// empty for other instructions.
+std::string formatTensorInstr(const Instr&);
 // formatInstr's text (without the guard) for cvta, mov d, LOCATION, exit, nanosleep, createpolicy,
 // clusterlaunchcontrol and the .release forms of st.async/red.async; nullopt for the others.
 std::optional<std::string> formatMiscInstr(const Instr&);

@@ -32,9 +32,9 @@ void InstrParser::parseCpAsync() {
   for (size_t i = 1; i < parts_.size() && i < 4; ++i) full += "." + std::string(parts_[i].s);
   if (parts_.size() < 3 || parts_[1].s != "async" || parts_[2].s != "bulk")
     fail(parts_[0].off, "'" + full + "' is not supported yet (of the cp family, only cp.async.bulk)");
-  if (parts_.size() > 3 && (parts_[3].s == "tensor" || parts_[3].s == "prefetch"))
-    fail(parts_[3].off, "'" + full + "' is not supported yet: tensor maps and prefetches are "
-                                     "outside the model");
+  if (parts_.size() > 3 && parts_[3].s == "tensor") return parseCpAsyncTensor();
+  if (parts_.size() > 3 && parts_[3].s == "prefetch")
+    fail(parts_[3].off, "'" + full + "' is not supported yet: prefetches are outside the model");
   if (parts_.size() > 3 && parts_[3].s == "commit_group") {
     in_.asyncOp = AsyncOp::Commit;
     for (size_t i = 4; i < parts_.size(); ++i)
@@ -62,8 +62,7 @@ void InstrParser::parseCpAsync() {
     if (spaceFromString(p.s) && spaces.size() < 2) spaces.push_back(p);
     else if ((p.s == kCompleteTx || p.s == "bulk_group") && !completion) completion = p;
     else if (p.s == "L2::cache_hint" && !hint) hint = true;
-    else if (p.s == "multicast::cluster")
-      fail(p.off, "'.multicast::cluster' is not supported yet");
+    else if (p.s == "multicast::cluster" && !in_.multicast) in_.multicast = true;
     else fail(p.off, "unknown qualifier " + dotted(p.s) + " on 'cp.async.bulk'");
   }
   if (spaces.size() != 2 || !completion)
@@ -83,12 +82,17 @@ void InstrParser::parseCpAsync() {
                         "or .shared::cta to global (with .bulk_group)");
   std::vector<Slot> slots{Slot::Addr, Slot::Addr, Slot::Val};
   if (!in_.bulkGroup) slots.push_back(Slot::Addr);
+  if (in_.multicast && (in_.space != Space::SharedCluster || in_.srcSpace != Space::Global))
+    fail(parts_[0].off, "'.multicast::cluster' copies .global into .shared::cluster");
+  if (in_.multicast) slots.push_back(Slot::Val);  // ctaMask
   if (hint) slots.push_back(Slot::Reg);
   takeOperands(slots, {}, std::string("'cp.async.bulk' expects a destination, a source, a size") +
                               (in_.bulkGroup ? "" : " and an mbarrier") +
+                              (in_.multicast ? ", then a ctaMask" : "") +
                               (hint ? ", then a cache policy" : ""));
   if (hint) in_.args.pop_back();
   takeSize(ops_[2]);
+  if (in_.multicast) checkCtaMask(ops_[4]);
 }
 
 // st.async{.weak}{.shared::cluster}{.mbarrier::complete_tx::bytes}.type [a], b, [mbar]: a weak
@@ -154,6 +158,7 @@ void InstrParser::parseRedAsync() {
 // tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
 // [dst], [src], 128 (§9.7.13.16): a generic-proxy copy, then a release proxy fence half.
 void InstrParser::parseTensormapCp() {
+  if (parts_.size() > 1 && parts_[1].s == "replace") return parseTensormapReplace();
   in_.op = Opcode::Async;
   in_.asyncOp = AsyncOp::TensormapCp;
   const std::vector<std::string_view> fixed{"cp_fenceproxy", "global", "shared::cta",

@@ -476,7 +476,7 @@ std::string asyncMnemonic(const Instr& in) {
   switch (in.asyncOp) {
     case AsyncOp::Copy:
       return "cp.async.bulk" + dot(toString(in.space)) + dot(toString(in.srcSpace)) +
-             (in.bulkGroup ? ".bulk_group" : completeTx);
+             (in.bulkGroup ? ".bulk_group" : completeTx) + (in.multicast ? ".multicast::cluster" : "");
     case AsyncOp::Commit: return "cp.async.bulk.commit_group";
     case AsyncOp::Wait: return std::string("cp.async.bulk.wait_group") + (in.readOnly ? ".read" : "");
     case AsyncOp::Store:
@@ -486,6 +486,9 @@ std::string asyncMnemonic(const Instr& in) {
     case AsyncOp::TensormapCp:
       return "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release" +
              dot(toString(in.scope)) + ".sync.aligned";
+    case AsyncOp::TensorLoad:
+    case AsyncOp::TensorStore:
+    case AsyncOp::TensormapReplace:  // formatTensorInstr
     case AsyncOp::None: break;
     default: return cpAsyncMnemonic(in);  // cp.async, wgmma (ptx_instr_cpasync.cpp)
   }
@@ -557,6 +560,7 @@ std::string mnemonic(const Instr& in) {
 
 std::string formatInstr(const Instr& in) {
   if (in.op == Opcode::Label) return in.target + ":";
+  if (std::string tensor = formatTensorInstr(in); !tensor.empty()) return tensor;
   std::string out;
   if (!in.guard.empty()) out += (in.guardNegated ? "@!%" : "@%") + in.guard + " ";
   if (std::optional<std::string> misc = formatMiscInstr(in)) return out + *misc;

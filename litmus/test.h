@@ -93,6 +93,10 @@ enum class FenceProxyKind { None, Alias, Texture, Surface, Constant, Async, Asyn
 // Asynchronous operations (§8.9.1.1, §9.7.9.25, §9.7.13.7): the bulk copy, its group bookkeeping,
 // the remote store and reduction into a CTA of the cluster, and the tensor-map copy with fence.
 enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp,
+                     // cp.async.bulk.tensor load (global -> shared) and store (shared -> global),
+                     // tensormap.replace (litmus/ptx_instr_tensor.cpp, docs/model.md D46-D48)
+                     TensorLoad, TensorStore, TensormapReplace,
+                     // (the cp.async and wgmma values stay last: code tests `>= CpCopyCa`, `>= WgmmaFence`)
                      // non-bulk cp.async (§9.7.9.25.3) and its completion: the copy (.ca/.cg)
                      // {dst, src, cp-size[, src-size]}, commit_group {}, wait_group {N},
                      // wait_all {}, cp.async.mbarrier.arrive{.noinc} {mbar} (§9.7.13.15.15)
@@ -154,6 +158,10 @@ struct Instr {
   // activemask {d}.
   WarpOp warpOp = WarpOp::None;
   bool warpSync = false, absVal = false, nanVal = false;
+  // cp.async.bulk.tensor: the tensor's dimensions (.1d .. .5d); args then hold the coordinates.
+  // cp.async.bulk{.tensor} .multicast::cluster sets `multicast` (below): the CTA mask is then the
+  // last operand.
+  int tensorDims = 0;
 
   // Vector width of atom/red: 1 (scalar), or 2, 4, 8 for .v2, .v4, .v8 (§9.7.13.5: the vector
   // forms of .f32, .f16, .bf16, .f16x2 and .bf16x2).
@@ -182,7 +190,8 @@ struct Instr {
   // gives a generic address, `cvta.to.space` and `mov d, LOCATION` (space Generic) one of the space.
   Space addrSpace = Space::Generic;
   // Clc: which operation; get_first_ctaid's dimension (0..2 for ::x, ::y, ::z; -1 for .v4, whose
-  // args are {x, y, z, w}); try_cancel's .multicast::cluster::all.
+  // args are {x, y, z, w}); try_cancel's .multicast::cluster::all, and the .multicast::cluster
+  // of cp.async.bulk{.tensor} (docs/model.md D48).
   ClcOp clcOp = ClcOp::None;
   int clcDim = -1;
   bool multicast = false;
@@ -224,8 +233,23 @@ struct Location {
   // CTAs of its cluster reach it only through a .shared::cluster address from mapa (DSMEM). -1:
   // not given; then the location is shared by every thread that names it, as in herd tests.
   int ownerCta = -1;
+  // A tensor map (YAML `tensormap: A`, docs/format.md 2.1): the global location whose elements
+  // the map describes (32-bit elements), its dimensions and box, innermost first. Its value, at
+  // offset 0, is the map's global_address: tensorAddress of the location it points to.
+  std::string tensorOf;
+  std::vector<int64_t> tensorDims, tensorBox;
+  // A shared location that is another CTA's copy of `copyOf`: the same variable, at the same
+  // CTA-relative offset (multicast delivers to each CTA's copy).
+  std::string copyOf;
   SourceLoc loc;
 };
+
+// The value a tensor map's global_address holds when it points to global location `decl` (its
+// index in Test::locations): the address `cvta.global`/`mov d, LOCATION` give it in the model
+// (rank -1 above bit 32, decl + 1 below), so a register from cvta can be written into a map.
+inline int64_t tensorAddress(int decl) {
+  return static_cast<int64_t>(~uint64_t{0xffffffff} | static_cast<uint64_t>(decl + 1));
+}
 
 // ---- final condition ------------------------------------------------------------------------
 

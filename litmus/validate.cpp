@@ -333,6 +333,7 @@ void validate(Test& test) {
     for (const Instr& in : t.code) {
       checkBarrierOperands(test, in);
       checkStateSpaces(test, in);
+      validateTensorInstr(test, t, in);
     }
   }
   checkClusters(test);

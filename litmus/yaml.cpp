@@ -62,6 +62,7 @@ class YamlParser {
   void parseLocations(const YAML::Node& map);
   void parseLocation(const YAML::Node& key, const YAML::Node& value);
   void parseInit(const YAML::Node& v, Location& l) const;
+  void parseTensorKey(const std::string& k, const YAML::Node& v, Location& l) const;
   void parseThreads(const YAML::Node& map);
   void parseThread(const YAML::Node& key, const YAML::Node& value, std::vector<bool>& ctaGiven,
                    std::vector<bool>& clusterGiven);
@@ -183,6 +184,7 @@ void YamlParser::parseLocations(const YAML::Node& map) {
   if (map.IsNull()) return;
   if (!map.IsMap()) fail(map, "locations must be a mapping from names to initial values");
   for (auto it = map.begin(); it != map.end(); ++it) parseLocation(it->first, it->second);
+  finishTensorMaps(test_);  // litmus/ptx_instr_tensor.cpp
 }
 
 void YamlParser::parseLocation(const YAML::Node& key, const YAML::Node& value) {
@@ -231,6 +233,8 @@ void YamlParser::parseLocation(const YAML::Node& key, const YAML::Node& value) {
                 "tensormap)");
     } else if (k == "cta") {
       l.ownerCta = placement(v, "cta");
+    } else if (k == "tensormap" || k == "dims" || k == "box" || k == "copy-of") {
+      parseTensorKey(k, v, l);  // litmus/ptx_instr_tensor.cpp
     } else {
       fail(it->first, "unknown key '" + k + "' in location '" + l.name + "'");
     }
@@ -243,6 +247,21 @@ void YamlParser::parseLocation(const YAML::Node& key, const YAML::Node& value) {
   if (seen.count("cta") && (l.space == Space::Global || !l.aliasOf.empty()))
     fail(key, "'cta' places a shared location; add 'space: shared' to '" + l.name + "'");
   test_.locations.push_back(l);
+}
+
+// Tensor maps and multicast copies (docs/format.md 2.1): `tensormap: A`, `dims: [8, 2]`,
+// `box: [4, 1]` (innermost first), `copy-of: d`. finishTensorMaps checks them as a whole.
+void YamlParser::parseTensorKey(const std::string& k, const YAML::Node& v, Location& l) const {
+  if (k == "tensormap") l.tensorOf = scalar(v, "tensormap");
+  if (k == "copy-of") l.copyOf = scalar(v, "copy-of");
+  if (k != "dims" && k != "box") return;
+  if (!v.IsSequence() || v.size() < 1 || v.size() > 5)
+    fail(v, "'" + k + "' must be a list of 1 to 5 sizes, innermost first");
+  std::vector<int64_t>& out = k == "dims" ? l.tensorDims : l.tensorBox;
+  for (const YAML::Node& item : v) {
+    out.push_back(integer(item, "a size"));
+    if (out.back() < 1 || out.back() > 256) fail(item, "a size of '" + k + "' must be 1 to 256");
+  }
 }
 
 // `init: 5` (every element), `init: [1, 2, 3]` (32-bit words: offset 4*i) or
@@ -458,6 +477,12 @@ void emitInit(YAML::Emitter& out, const Location& l) {
 
 void emitLocation(YAML::Emitter& out, const Location& l) {
   out << YAML::Key << l.name << YAML::Value;
+  if (!l.tensorOf.empty()) {  // a tensor map: its value comes from `tensormap`
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "tensormap" << YAML::Value << l.tensorOf;
+    out << YAML::Key << "dims" << YAML::Value << YAML::Flow << l.tensorDims;
+    out << YAML::Key << "box" << YAML::Value << YAML::Flow << l.tensorBox << YAML::EndMap;
+    return;
+  }
   if (l.space == Space::Global && l.aliasOf.empty() && l.initAt.empty()) {
     out << l.init;
     return;
@@ -474,6 +499,7 @@ void emitLocation(YAML::Emitter& out, const Location& l) {
     if (l.space != Space::Global) {
       out << YAML::Key << "space" << YAML::Value << std::string(toString(l.space));
       if (l.ownerCta >= 0) out << YAML::Key << "cta" << YAML::Value << l.ownerCta;
+      if (!l.copyOf.empty()) out << YAML::Key << "copy-of" << YAML::Value << l.copyOf;
     }
   }
   out << YAML::EndMap;

@@ -227,6 +227,25 @@ class Interpreter {
   void wgmmaReads(Path& p, const Instr& in);
   void joinGroups(Path& p, AsyncGroups& g, size_t keep, const Instr& in, bool proxyFence);
   Event asyncEvent(const Path& p, const Instr& in, EventKind kind, int address, int op) const;
+  // semantics_tensor.cpp: cp.async.bulk.tensor, tensormap.replace, .multicast::cluster (D46-D48)
+  struct Dest {
+    int data = -1, mbar = -1;  // declared locations in one destination CTA (-1: none declared)
+    bool own = false;          // not multicast: the operands' own addresses
+  };
+  void stepTensor(Path p, const Instr& in, int op);
+  void stepTensormapReplace(Path& p, const Instr& in) const;
+  void tensorCopy(Path p, const Instr& in, int op);
+  void tensorElements(Path p, const Instr& in, int op, int mapRead, int64_t address);
+  int tensorOf(int64_t address) const;
+  void multicastCopy(Path p, const Instr& in, int op);
+  std::vector<Dest> destinations(const Path& p, const Instr& in, int dstOp, int mbarOp) const;
+  int destAddress(const Path& p, const Instr& in, const Dest& d, const Operand& o, int decl,
+                  int64_t offset) const;
+  void copyElement(Path& p, const Instr& in, int op, int src, int64_t init, const std::vector<int>& dsts,
+                   Taint dep, std::vector<int>* group) const;
+  void emitCompleteTx(Path& p, const Instr& in, int op, int address, int64_t bytes) const;
+  void completeCopy(Path p, const Instr& in, int op, const std::vector<Dest>& dests, int mbarOp,
+                    int64_t bytes);
   Event barrierEvent(const Path& p, const Instr& in, EventKind kind) const;
 };
 

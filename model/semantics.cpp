@@ -324,6 +324,9 @@ std::vector<int> Interpreter::decidingOperands(const Instr& in) const {
     case Opcode::GetCtaRank: regs(1, in.args.size()); break;
     case Opcode::Elect: regs(2, 3); break;
     case Opcode::Warp: if (litmus::warpMaskIndex(in) >= 0) regs(litmus::warpMaskIndex(in), in.args.size()); break;
+    case Opcode::Async:  // tensor coordinates and the ctaMask (semantics_tensor.cpp)
+      if (in.tensorDims > 0 || in.multicast) regs(0, in.args.size());
+      break;
     default: break;
   }
   return out;

@@ -78,7 +78,12 @@ void Interpreter::stepAsync(Path p, const Instr& in) {
       break;
     case AsyncOp::Wait: waitGroups(p, in); break;
     case AsyncOp::Copy:
+      if (in.multicast) return stepTensor(std::move(p), in, op);  // semantics_tensor.cpp
+      return copyWords(std::move(p), in, 0, op);
     case AsyncOp::TensormapCp: return copyWords(std::move(p), in, 0, op);
+    case AsyncOp::TensorLoad:
+    case AsyncOp::TensorStore:
+    case AsyncOp::TensormapReplace: return stepTensor(std::move(p), in, op);
     case AsyncOp::Store: {
       if (in.sem == litmus::Sem::Release) return stepAsyncRelease(std::move(p), in);
       Event w = asyncEvent(p, in, EventKind::Write, addressOf(p, in, 0), op);

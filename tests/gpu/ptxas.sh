@@ -63,7 +63,7 @@ if [ "$refused" -gt 0 ]; then
   sed "s|^$SRC/||; s/^/  /" "$TMP/err"
 fi
 echo "$("$PTXAS" --version | tail -1)"
-echo "$files catalogue and self-test tests: $generated generated, $((generated - failed)) assembled with ptxas -arch=sm_90 (or the sm_90a of their .target)," \
+echo "$files catalogue and self-test tests: $generated generated, $((generated - failed)) assembled with ptxas -arch=TARGET," \
      "$failed failed to assemble, $refused refused"
 status=0
 if [ $((generated + refused)) -ne "$files" ]; then

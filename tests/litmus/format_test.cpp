@@ -26,8 +26,8 @@ bool sameInstr(const Instr& a, const Instr& b) {
     const auto& [op, text, loc, sem, scope, space, srcSpace, proxy, type, semExplicit,
                  scopeExplicit, atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
                  parity, proxyKind, asyncOp, bulkGroup, readOnly, warpOp, warpSync, absVal, nanVal,
-                 vec, args, target, guard, guardNegated, addrSpace, clcOp, clcDim, multicast,
-                 gridOp] = i;
+                 tensorDims, vec, args, target, guard, guardNegated, addrSpace, clcOp, clcDim,
+                 multicast, gridOp] = i;
     (void)text;
     (void)loc;
     std::vector<decltype(comparable(Operand{}))> operands;
@@ -35,8 +35,8 @@ bool sameInstr(const Instr& a, const Instr& b) {
     return std::make_tuple(op, sem, scope, space, srcSpace, proxy, type, semExplicit, scopeExplicit,
                            atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
                            parity, proxyKind, asyncOp, bulkGroup, readOnly, warpOp, warpSync,
-                           absVal, nanVal, vec, operands, target, guard, guardNegated, addrSpace,
-                           clcOp, clcDim, multicast, gridOp);
+                           absVal, nanVal, tensorDims, vec, operands, target, guard, guardNegated,
+                           addrSpace, clcOp, clcDim, multicast, gridOp);
   };
   return fields(a) == fields(b);
 }
@@ -334,6 +334,7 @@ TEST_CASE("sameInstr tells apart instructions that differ in any one compared fi
       {"asyncOp", [](Instr& i) { i.asyncOp = other(i.asyncOp, AsyncOp::Copy, AsyncOp::Wait); }},
       {"bulkGroup", [](Instr& i) { i.bulkGroup = !i.bulkGroup; }},
       {"readOnly", [](Instr& i) { i.readOnly = !i.readOnly; }},
+      {"tensorDims", [](Instr& i) { i.tensorDims = 3; }},
       {"vec", [](Instr& i) { i.vec = 2; }},
       {"args (count)", [](Instr& i) { i.args.pop_back(); }},
       {"args (kind)", [](Instr& i) { i.args[2].kind = Operand::Kind::Imm; }},

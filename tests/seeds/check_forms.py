@@ -125,7 +125,10 @@ def build_test(line):
         pre += ["barrier.cluster.arrive;", "barrier.cluster.wait;"]
     if re.search(r"\bbra(\.uni)?\s+L\b", line):
         post += ["L:", "ld.global.u32 %r8, [y];"]
-    locs = ["  x: 0", "  y: 0", "  g: 0", "  tm: 0", "  s: {space: shared, cta: 0}",
+    # tm is a tensor map over g with as many dimensions as the form's cp.async.bulk.tensor.Nd
+    dims = int(re.search(r"\.tensor\.(\d)d", line).group(1)) if ".tensor." in line else 1
+    tm = "  tm: {tensormap: g, dims: [" + ", ".join(["4"] + ["1"] * (dims - 1)) + "]}"
+    locs = ["  x: 0", "  y: 0", "  g: 0", tm, "  s: {space: shared, cta: 0}",
             "  m: {space: shared, cta: 0}"]
     if remote:
         locs += ["  rs: {space: shared, cta: 1}", "  rm: {space: shared, cta: 1}"]
