@@ -28,6 +28,7 @@ using namespace ptxsim;
 
 struct Position {
   uint32_t cta, warp, lane;
+  size_t grid = 0;  // the launch (grid) it ran in
 };
 
 // Runs the prologue of one hardware thread: (instance, litmus thread), or nothing for a thread
@@ -47,6 +48,7 @@ std::optional<std::pair<uint64_t, int>> decode(const Program& p, const gpu::Laun
     const bool neg = !in.guard.empty() && in.guard[0] == '!';
     if (!in.guard.empty() && (m.value(in.guard.substr(neg)) != 0) == neg) continue;
     if (in.op == "ret") return std::nullopt;
+    if (in.op.rfind("griddepcontrol", 0) == 0) continue;  // lets dependents launch: no placement
     if (in.op.rfind("bra", 0) == 0) {
       const std::string& target = in.args.at(0);
       if (target == "H_IDLE" || target == "H_STRESS") return std::nullopt;
@@ -68,10 +70,16 @@ void checkPlacement(const litmus::Test& test, const gpu::Plan& plan, const gpu::
   const Program prog = parseKernel(gpu::generatePtx(test));
   const int threads = static_cast<int>(plan.threads.size());
   std::map<std::pair<uint64_t, int>, std::vector<Position>> where;
+  // A test of several grids is one launch per grid, told apart by the kGrid word (harness.cpp);
+  // each litmus thread runs in the launch of its own grid.
+  const size_t grids = std::max<size_t>(1, plan.gridProgrammatic.size());
+  for (size_t g = 0; g < grids; ++g)
   for (uint32_t cta = 0; cta < l.blocks; ++cta)
     for (uint32_t tid = 0; tid < l.threads; ++tid) {
-      const Position pos{cta, tid / 32, tid % 32};
-      const auto d = decode(prog, l, plan.shape.clusterSize, pos);
+      gpu::Launch lg = l;
+      lg.words[gpu::kGrid] = static_cast<uint32_t>(g);
+      const Position pos{cta, tid / 32, tid % 32, g};
+      const auto d = decode(prog, lg, plan.shape.clusterSize, pos);
       if (!d) continue;
       // In fixed mode the lanes without a litmus thread come along (thread -1) and do nothing.
       if (d->second < 0 || d->second >= threads) CHECK(plan.mode == gpu::Mode::Fixed);
@@ -90,9 +98,13 @@ void checkPlacement(const litmus::Test& test, const gpu::Plan& plan, const gpu::
         const litmus::Thread& lu = test.threads[static_cast<size_t>(u)];
         const Position& a = at[0];
         const Position& b = where[{n, u}][0];
-        CHECK((a.cta == b.cta) == (lt.cta == lu.cta && lt.cluster == lu.cluster));
-        CHECK((cluster(a) == cluster(b)) == (lt.cluster == lu.cluster));
-        if (plan.mode == gpu::Mode::Fixed) CHECK((a.warp == b.warp) == (a.cta == b.cta));
+        CHECK((a.grid == b.grid && a.cta == b.cta) == (lt.cta == lu.cta && lt.cluster == lu.cluster));
+        CHECK((a.grid == b.grid && cluster(a) == cluster(b)) == (lt.cluster == lu.cluster));
+        // Fixed mode: lanes the test puts in one warp share a hardware warp; a thread with a
+        // warp of its own (warp: -1) or another warp number gets another.
+        if (plan.mode == gpu::Mode::Fixed)
+          CHECK((a.grid == b.grid && a.cta == b.cta && a.warp == b.warp) ==
+                (lt.cta == lu.cta && lt.warp >= 0 && lt.warp == lu.warp));
       }
     }
 }

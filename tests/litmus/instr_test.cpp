@@ -359,17 +359,15 @@ TEST_CASE("restricted fences") {
 }
 
 TEST_CASE("recognised but unsupported instructions") {
-  CHECK(error("cp.async.ca.shared.global [a], [b], 4;") ==
-        "t:1:1: error: 'cp.async.ca' is not supported yet");
+  // cp.async (non-bulk), wgmma and cp.async.bulk.tensor are modelled since issue 14 (D43-D48)
   CHECK(error("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [a], [b], 16;") ==
         "t:1:1: error: 'cp.reduce' is not supported yet");
-  CHECK(error("cp.async.bulk.tensor.1d.shared::cluster.global.tile [a], [t, {c}], [m];") ==
-        "t:1:15: error: 'cp.async.bulk.tensor' is not supported yet: tensor maps and prefetches "
-        "are outside the model");
+  CHECK(error("cp.async.bulk.prefetch.L2.global [a], 16;") ==
+        "t:1:15: error: 'cp.async.bulk.prefetch' is not supported yet: prefetches are outside the model");
   // st.async.release (sm_100) is modelled since issue 14 (docs/model.md D51)
   CHECK(error("multimem.red.relaxed.gpu.global.add.u32 [a], 1;") ==
         "t:1:1: error: 'multimem' is not supported yet");
-  CHECK(error("wgmma.fence.sync.aligned;") == "t:1:1: error: 'wgmma' is not supported yet");
+  CHECK(error("tcgen05.fence::before_thread_sync;") == "t:1:1: error: 'tcgen05' is not supported yet");
 }
 
 TEST_CASE("griddepcontrol parses into GridDep") {
