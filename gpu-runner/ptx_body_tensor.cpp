@@ -112,9 +112,16 @@ void planTensors(const litmus::Test& test, Plan& plan) {
   for (const litmus::Thread& t : test.threads)
     for (const Instr& in : t.code) {
       if (in.op == Opcode::Async) planInstr(test, t, in, plan);
-      if (in.op == Opcode::Async && in.asyncOp == AsyncOp::TensormapReplace &&
-          in.args[1].kind == Operand::Kind::Addr) {
-        LocPlan& to = plan.locs[static_cast<size_t>(indexOf(plan, in.args[1].name))];
+      if (in.op == Opcode::Async && in.asyncOp == AsyncOp::TensormapReplace) {
+        // the new address: a location named bare, or a register that cvta/mov filled with one
+        // (that location must be laid out as a tensor too: its extent and 16-byte alignment)
+        litmus::Operand at = in.args[1];
+        if (at.kind == Operand::Kind::Reg) at.kind = Operand::Kind::RegAddr;
+        const std::string name = litmus::addressLocation(t, at);
+        if (name.empty())
+          throw Error(in.args[1].loc, "the GPU runner needs the new global_address to be a location's "
+                                      "address (a location, or a register that cvta or mov gave one)");
+        LocPlan& to = plan.locs[static_cast<size_t>(indexOf(plan, name))];
         addWords(to, 0, extent);
         grow(to, static_cast<int>(extent), 16);
       }
