@@ -83,26 +83,23 @@ void checkClc(const Test& test, const Thread& t, const Instr& in) {
       for (const Operand& a : in.args)
         if (multicastCopy(test, addressLocation(t, a), t.cta, u.cta).empty())
           throw Error(a.loc, "with .multicast::cluster::all the response goes to every CTA of the "
-                             "cluster, but CTA " + std::to_string(u.cta) + " has no shared location at the "
-                             "position of '" + addressLocation(t, a) + "' (docs/model.md D50)");
+                             "cluster, but CTA " + std::to_string(u.cta) + " has no copy of '" + addressLocation(t, a) +
+                             "' (declare one with 'copy-of', docs/model.md D50)");
     }
   }
 }
 
 }  // namespace
 
-// The shared locations a CTA owns, in declaration order: its shared memory's layout (D50).
+// A shared variable's copy in another CTA of the cluster: the location declared `copy-of` it
+// (or of the same first declaration) and placed in that CTA (docs/format.md, D48, D50).
 std::string multicastCopy(const Test& test, const std::string& loc, int fromCta, int toCta) {
   if (fromCta == toCta) return loc;
-  auto owned = [&](int cta) {
-    std::vector<std::string> out;
-    for (const Location& l : test.locations)
-      if (l.aliasOf.empty() && l.space != Space::Global && l.ownerCta == cta) out.push_back(l.name);
-    return out;
-  };
-  const std::vector<std::string> from = owned(fromCta), to = owned(toCta);
-  for (size_t i = 0; i < from.size(); ++i)
-    if (from[i] == loc) return i < to.size() ? to[i] : "";
+  const Location* l = find(test, loc);
+  if (!l) return "";
+  const std::string& root = l->copyOf.empty() ? l->name : l->copyOf;
+  for (const Location& c : test.locations)
+    if ((c.name == root || c.copyOf == root) && c.ownerCta == toCta) return c.name;
   return "";
 }
 
