@@ -17,6 +17,7 @@ import argparse
 import collections
 import os
 import re
+import functools
 import resource
 import subprocess
 import sys
@@ -151,6 +152,17 @@ def build_test(line):
     return "\n".join(text) + "\n", form_line
 
 
+@functools.lru_cache(maxsize=None)
+def sanitized(litmus):
+    """AddressSanitizer reserves terabytes of address space, so a sanitizer build cannot run under
+    an address-space limit (tests/patterns/run_library.sh does the same)."""
+    try:
+        out = subprocess.run(["ldd", litmus], capture_output=True, text=True).stdout
+    except OSError:
+        return False
+    return "libasan" in out
+
+
 def limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (6_000_000_000, 6_000_000_000))
 
@@ -162,7 +174,7 @@ def classify(litmus, line, workdir):
         f.write(text)
     try:
         proc = subprocess.run(["timeout", "20", litmus, "check", path], capture_output=True,
-                              text=True, preexec_fn=limit_memory)
+                              text=True, preexec_fn=None if sanitized(litmus) else limit_memory)
     except OSError as e:
         return "crash", f"cannot run {litmus}: {e}"
     rc, err = proc.returncode, proc.stderr.strip()
