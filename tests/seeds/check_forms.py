@@ -15,9 +15,9 @@ Usage: python3 tests/seeds/check_forms.py LITMUS [--forms FILE] [--verbose] [--f
 """
 import argparse
 import collections
+import functools
 import os
 import re
-import functools
 import resource
 import subprocess
 import sys
