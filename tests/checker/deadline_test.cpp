@@ -53,7 +53,10 @@ TEST_CASE("--timeout is a deadline for every engine") {
       CHECK(out.statusDetail.rfind("timeout after ", 0) == 0);
       CHECK(out.states.empty());  // no partial verdict
       CHECK(took >= limit);       // it did work until the deadline rather than give up at once
-      CHECK(took < limit + 0.5);
+      // The margin is for the solver's cancellation and teardown on a loaded 2-core machine
+      // (1.5-1.7 s seen for smt at limit 1 while other jobs ran); the old engines overshot by
+      // tens of seconds (39.5 s, 52.9 s), which this still catches.
+      CHECK(took < limit + 1.0);
     }
 }
 
