@@ -1,4 +1,4 @@
-// --timeout is a deadline: every engine returns Unknown within T + 0.5 s on a test that needs far
+// --timeout is a deadline: every engine returns Unknown within T + 1 s on a test that needs far
 // longer, whatever the engine is doing when the deadline passes (building terms, solving,
 // enumerating candidates, tearing down the solver).
 #include <doctest/doctest.h>
