@@ -243,7 +243,6 @@ class Interpreter {
                   int64_t offset) const;
   void copyElement(Path& p, const Instr& in, int op, int src, int64_t init, const std::vector<int>& dsts,
                    Taint dep, std::vector<int>* group) const;
-  void emitCompleteTx(Path& p, const Instr& in, int op, int address, int64_t bytes) const;
   void completeCopy(Path p, const Instr& in, int op, const std::vector<Dest>& dests, int mbarOp,
                     int64_t bytes);
   Event barrierEvent(const Path& p, const Instr& in, EventKind kind) const;

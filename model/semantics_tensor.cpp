@@ -81,25 +81,6 @@ void Interpreter::copyElement(Path& p, const Instr& in, int op, int src, int64_t
   }
 }
 
-// The complete-tx of `bytes` on the mbarrier at `address`: an RMW, release at cluster scope,
-// through the generic proxy, part of the asynchronous operation (D30).
-void Interpreter::emitCompleteTx(Path& p, const Instr& in, int op, int address, int64_t bytes) const {
-  Event r = asyncEvent(p, in, EventKind::Read, address, op);
-  r.proxy = litmus::Proxy::Generic;
-  r.sem = litmus::Sem::Relaxed;
-  r.scope = litmus::Scope::Cluster;
-  r.mbarrier = true;
-  Event w = r;
-  w.kind = EventKind::Write;
-  w.sem = litmus::Sem::Release;
-  emitRmw(p, r, w, {}, [bytes](const Val& old) {
-    litmus::Instr tx;
-    tx.op = Opcode::Mbarrier;
-    tx.mbarOp = litmus::MbarOp::CompleteTx;
-    return lift(old, [tx, bytes](int64_t v) { return mbarrierUpdate(tx, v, bytes); });
-  });
-}
-
 // After the data: the implicit generic-async proxy fence, then complete-tx on each destination
 // CTA's mbarrier (D30; with .multicast, D48).
 void Interpreter::completeCopy(Path p, const Instr& in, int op, const std::vector<Dest>& dests,
@@ -110,7 +91,7 @@ void Interpreter::completeCopy(Path p, const Instr& in, int op, const std::vecto
   emit(p, f, {});
   for (const Dest& d : dests) {
     const int address = destAddress(p, in, d, in.args[mbarOp], d.mbar, 0);
-    if (address >= 0) emitCompleteTx(p, in, op, address, bytes);
+    if (address >= 0) completeTxAt(p, in, op, address, bytes);
   }
   ++p.pc;
   explore(std::move(p));
