@@ -28,6 +28,8 @@ std::string formatWhat(const SourceLoc& loc, const std::string& message) {
 Error::Error(SourceLoc loc, const std::string& message)
     : std::runtime_error(formatWhat(loc, message)), loc_(std::move(loc)), message_(message) {}
 
+const std::string& familyOf(const Test& test) { return test.family.empty() ? test.name : test.family; }
+
 const char* toString(Sem s) {
   switch (s) {
     case Sem::Weak: return "weak";

@@ -302,6 +302,9 @@ struct LaunchOrder {
 
 struct Test {
   std::string name;
+  // The family a generated test belongs to ("MP", "2+2W"): campaigns tune and summarise per
+  // family. Empty: the test is its own family (familyOf).
+  std::string family;
   std::string description;
   std::string file;  // path it was read from
   std::vector<Location> locations;
@@ -326,6 +329,8 @@ struct Test {
 
 // The launch order of the test's grids (validation has checked that `grids` forms one chain).
 LaunchOrder launchOrder(const Test& test);
+// test.family, or the test's name when it names none.
+const std::string& familyOf(const Test& test);
 
 const char* toString(Sem);
 const char* toString(Scope);

@@ -132,7 +132,7 @@ Test YamlParser::parse() {
   static const std::set<std::string> kKeys = {"name",      "description", "locations",
                                               "threads",   "condition",   "observe",
                                               "expect",    "reason",      "barriers",
-                                              "liveness",  "grids"};
+                                              "liveness",  "grids",       "family"};
   std::set<std::string> seen;
   for (auto it = root.begin(); it != root.end(); ++it) {
     std::string key = scalar(it->first, "a key");
@@ -147,6 +147,12 @@ Test YamlParser::parse() {
     fail(root["name"],
          "invalid test name '" + test_.name + "' (use letters, digits, '_', '.', '+' and '-')");
   if (root["description"]) test_.description = scalar(root["description"], "description");
+  if (root["family"]) {
+    test_.family = scalar(root["family"], "family");
+    if (!validTestName(test_.family))
+      fail(root["family"], "invalid family name '" + test_.family +
+                               "' (use letters, digits, '_', '.', '+' and '-')");
+  }
   if (root["barriers"]) {
     const std::string b = scalar(root["barriers"], "barriers");
     if (b != "ptx" && b != "dat3m")
@@ -542,6 +548,7 @@ Test parseYaml(const std::string& text, const std::string& file) {
 std::string toYaml(const Test& test) {
   YAML::Emitter out;
   out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << test.name;
+  if (!test.family.empty()) out << YAML::Key << "family" << YAML::Value << test.family;
   if (!test.description.empty()) out << YAML::Key << "description" << YAML::Value << test.description;
   if (test.dat3mBarriers) out << YAML::Key << "barriers" << YAML::Value << "dat3m";
   if (!test.locations.empty()) {

@@ -195,6 +195,19 @@ TEST_CASE("toYaml writes what parseYaml reads") {
   CHECK(v.reason == "null");
 }
 
+TEST_CASE("a test's family: read, written back, and the name by default") {
+  const std::string body = "threads: {P0: {code: \"fence.sc.gpu;\"}}\ncondition: exists true\n";
+  Test t = parseYaml("name: MP+rel.gpu+acq.cta\nfamily: MP\n" + body, "f.yaml");
+  CHECK(t.family == "MP");
+  CHECK(familyOf(t) == "MP");
+  CHECK(parseYaml(toYaml(t), "again.yaml").family == "MP");
+  Test u = parseYaml("name: lonely\n" + body, "f.yaml");
+  CHECK(familyOf(u) == "lonely");
+  CHECK(toYaml(u).find("family") == std::string::npos);
+  CHECK(error("name: a\nfamily: \"a b\"\n" + body) ==
+        "e.yaml:2:9: error: invalid family name 'a b' (use letters, digits, '_', '.', '+' and '-')");
+}
+
 TEST_CASE("the examples in docs/format.md are valid tests") {
   std::ifstream in(LITMUS_SOURCE_DIR "/docs/format.md");
   REQUIRE(in);
