@@ -44,8 +44,11 @@ class Files {
     return temp(ext);
   }
   bool commit() {
-    for (const std::string& ext : made_)
-      if (std::rename(temp(ext).c_str(), (base_ + ext).c_str()) != 0) return false;
+    for (size_t i = 0; i < made_.size(); ++i) {
+      if (std::rename(temp(made_[i]).c_str(), (base_ + made_[i]).c_str()) == 0) continue;
+      for (size_t j = 0; j < i; ++j) std::remove((base_ + made_[j]).c_str());  // all or none
+      return false;
+    }
     made_.clear();
     return true;
   }
