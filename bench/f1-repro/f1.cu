@@ -10,7 +10,9 @@
 // so the CUDA front end cannot move one past the other; what ptxas makes of them is in the SASS
 // (bench/f1-repro/build.sh writes it).
 //
-//   f1 [ITERATIONS [CTAS]]   defaults: 2000 iterations, 16 CTAs per SM; prints one row per variant
+//   f1 [ITERATIONS [CTAS]]   defaults: 2000 iterations, 16 CTAs per SM
+// Prints a Markdown table, one row per variant, and exits 0; 4 when a variant's counts do not add
+// up to its instances (CTAS x 32 x ITERATIONS), 2 for bad usage or no usable sm_90 GPU.
 #include <cuda_runtime.h>
 
 #include <cstdio>
