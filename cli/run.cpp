@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "checker/checker.h"
+#include "cli/emit_sass.h"
 #include "cli/run.h"
 #include "gpu-runner/self_test.h"
 #include "litmus/files.h"
@@ -32,6 +33,7 @@ struct RunArgs {
   int trials = 16, unroll = 2;
   bool tune = false, selfTest = false, profileGiven = false;
   std::string json, profile = kDefaultProfile, emitDir;
+  std::string sassDir;  // --emit-sass (cli/emit_sass.cpp)
 };
 
 struct UsageError {
@@ -79,6 +81,10 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
   app.add_option("--trials", trials, "profiles --tune tries (default 16)")->type_name("N");
   app.add_option("--emit-ptx", a.emitDir, "write each test's generated PTX to DIR/NAME.ptx and run nothing")
       ->type_name("DIR");
+  app.add_option("--emit-sass", a.sassDir,
+                 "write each test's cubin from the driver's JIT (and its nvdisasm -hex disassembly, "
+                 "where nvdisasm is found) to DIR/NAME.cubin and .sass, and run nothing")
+      ->type_name("DIR");
   app.add_flag("--self-test", a.selfTest,
                "run the built-in known-answer tests (gpu-runner/self-test/) and fail unless every "
                "instance shows the one state the model allows");
@@ -103,8 +109,8 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
   if (!unroll.empty()) a.unroll = static_cast<int>(integer("--unroll", unroll, 0, 1000));
   if (!modelTimeout.empty()) a.modelTimeout = number("--model-timeout", modelTimeout, 1e6);
   a.profileGiven = app.count("--profile") > 0;
-  const int modes = a.tune + a.selfTest + !a.emitDir.empty();
-  if (modes > 1) throw UsageError{"--tune, --self-test and --emit-ptx do not go together"};
+  const int modes = a.tune + a.selfTest + !a.emitDir.empty() + !a.sassDir.empty();
+  if (modes > 1) throw UsageError{"--tune, --self-test, --emit-ptx and --emit-sass do not go together"};
   if (a.selfTest && !a.paths.empty()) throw UsageError{"--self-test runs its own tests; give no PATH"};
   if (a.paths.empty() && !a.tune && !a.selfTest) throw UsageError{"run needs at least one test file or directory"};
   return true;
@@ -373,6 +379,7 @@ int cmdRun(int argc, char** argv) {
     std::vector<litmus::Test> tests;
     if (!parseTests(a.paths, tests)) return 2;
     if (!a.emitDir.empty()) return emitPtx(a, tests);
+    if (!a.sassDir.empty()) return runcli::emitSass(a.sassDir, tests);
     bool loaded = false;
     const gpu::Profile profile = loadProfile(a, a.profileGiven && !a.tune, loaded);
     if (a.tune) return runTune(a, tests, profile);

@@ -56,7 +56,12 @@ bool load(Api& api, std::string& why) {
             bind(api.lib, api.cuMemSetAccess, "cuMemSetAccess", false, why) &&
             bind(api.lib, api.cuModuleGetGlobal, "cuModuleGetGlobal_v2", false, why) &&
             bind(api.lib, api.cuMemcpyHtoD, "cuMemcpyHtoD_v2", false, why) &&
-            bind(api.lib, api.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", false, why);
+            bind(api.lib, api.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", false, why) &&
+            bind(api.lib, api.cuLinkCreate, "cuLinkCreate_v2", false, why) &&
+            bind(api.lib, api.cuLinkAddData, "cuLinkAddData_v2", false, why) &&
+            bind(api.lib, api.cuLinkComplete, "cuLinkComplete", false, why) &&
+            bind(api.lib, api.cuLinkDestroy, "cuLinkDestroy", false, why) &&
+            bind(api.lib, api.cuDriverGetVersion, "cuDriverGetVersion", false, why);
   if (!ok) unload(api);
   return ok;
 }

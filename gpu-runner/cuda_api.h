@@ -18,6 +18,7 @@ using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
 using CUmemGenericAllocationHandle = unsigned long long;
+using CUlinkState = struct CUlinkState_st*;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
@@ -26,6 +27,7 @@ constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr int CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH = 120;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+constexpr int CU_JIT_INPUT_PTX = 1;
 constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
 constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
 constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 1;
@@ -116,6 +118,27 @@ struct Api {
   // L2 promotion, out-of-bounds fill); the enums are ints, the map 16 u64 words.
   CUresult (*cuTensorMapEncodeTiled)(void*, int, uint32_t, void*, const uint64_t*, const uint64_t*,
                                      const uint32_t*, const uint32_t*, int, int, int, int) = nullptr;
+  // The JIT linker, for `litmus run --emit-sass` (gpu-runner/sass.cpp): the cubin the driver makes
+  // of a module. Optional: --emit-sass fails with the missing name when the driver lacks them.
+  CUresult (*cuLinkCreate)(unsigned, int*, void**, CUlinkState*) = nullptr;  // _v2
+  CUresult (*cuLinkAddData)(CUlinkState, int, void*, size_t, const char*, unsigned, int*, void**) = nullptr;  // _v2
+  CUresult (*cuLinkComplete)(CUlinkState, void**, size_t*) = nullptr;
+  CUresult (*cuLinkDestroy)(CUlinkState) = nullptr;
+  CUresult (*cuDriverGetVersion)(int*) = nullptr;  // 13000 for CUDA 13.0; reported by --emit-sass
+};
+
+// The JIT options of every compilation of a generated module (the harness's cuModuleLoadDataEx,
+// --emit-sass's cuLinkCreate), kept in one place so that both get the same code: only an error
+// log, so that the driver's defaults (optimisation level 4, the context's GPU) decide the rest.
+struct JitOptions {
+  std::string log = std::string(16384, '\0');
+  int options[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[2] = {log.data(), reinterpret_cast<void*>(static_cast<uintptr_t>(log.size()))};
+  static constexpr unsigned count = 2;
+  JitOptions() = default;
+  JitOptions(const JitOptions&) = delete;  // values point into log
+  JitOptions& operator=(const JitOptions&) = delete;
+  std::string text() const { return log.c_str(); }
 };
 constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2;
 

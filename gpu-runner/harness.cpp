@@ -63,13 +63,11 @@ class Device {
   }
 
   void load(const std::string& ptx) {
-    std::string log(16384, '\0');
-    int options[] = {cuda::CU_JIT_ERROR_LOG_BUFFER, cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<uintptr_t>(log.size()))};
-    const CUresult r = api_.cuModuleLoadDataEx(&module_, ptx.c_str(), 2, options, values);
+    cuda::JitOptions jit;  // the same as --emit-sass's (sass.cpp)
+    const CUresult r = api_.cuModuleLoadDataEx(&module_, ptx.c_str(), jit.count, jit.options, jit.values);
     if (r != cuda::CUDA_SUCCESS)
       throw DriverError{RunStatus::Error, "the CUDA driver rejected the generated PTX: " +
-                                              cuda::errorText(api_, r) + "\n" + std::string(log.c_str())};
+                                              cuda::errorText(api_, r) + "\n" + jit.text()};
     check(api_.cuModuleGetFunction(&test_, module_, "litmus_test"), "cuModuleGetFunction");
     check(api_.cuModuleGetFunction(&tally_, module_, "litmus_tally"), "cuModuleGetFunction");
   }

@@ -2,7 +2,7 @@
 # End-to-end tests of `litmus run` without a GPU: no driver, a driver without a device (the CUDA
 # stub, when installed), and a fake driver (tests/gpu/fake_cuda.cc) that reports chosen final
 # states, hangs or rejects the PTX, so that the report, verdicts, VIOLATION lines, exit codes, JSON,
-# the watchdog, --self-test and --tune are exercised.
+# the watchdog, --self-test, --tune and --emit-sass are exercised.
 #
 #   bash tests/gpu/cli.sh PATH-TO-LITMUS PATH-TO-FAKE-LIBCUDA [SOURCE-DIR]
 set -u
@@ -78,6 +78,54 @@ check "--emit-ptx with a refused test: exit 3" test $RC -eq 3
 check "--emit-ptx writes the PTX" test -s "$TMP/ptx/MP+rel.gpu+acq.gpu-diffcta.ptx"
 check "--emit-ptx names the refused location" has err "litmus/catalog/proxy/MP+sust+suld-diffcta.yaml:"
 check "--emit-ptx counts" has out "1 written, 1 refused"
+
+# --emit-sass: the driver's JIT linker (the fake's cubin names the test) and nvdisasm (a stand-in
+# script that prints its arguments and the cubin, or fails on request); a test's files appear
+# together or not at all.
+MPNAME=MP+rel.gpu+acq.gpu-diffcta
+printf '%s\n' '#!/bin/sh' '[ -n "${FAKE_NVDISASM_FAIL:-}" ] && { echo "fake nvdisasm: cannot read $2" >&2; exit 1; }' \
+  'echo "fake nvdisasm $1"; cat "$2"' >"$TMP/nvdisasm"
+chmod +x "$TMP/nvdisasm"
+nodir() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
+LITMUS_LIBCUDA=$TMP/none/libcuda.so.1 lit run --emit-sass "$TMP/sass0" "$MP"
+check "--emit-sass, no driver: exit 2" test $RC -eq 2
+check "--emit-sass, no driver: says so" has err "litmus run: no CUDA driver found"
+LITMUS_NVDISASM=$TMP/nvdisasm fake run --emit-sass "$TMP/sass" "$MP" litmus/catalog/proxy/MP+sust+suld-diffcta.yaml
+check "--emit-sass with a refused test: exit 3" test $RC -eq 3
+check "--emit-sass: the driver's cubin, named by test" grep -qx "FAKE-CUBIN test $MPNAME, [0-9]* bytes of PTX" "$TMP/sass/$MPNAME.cubin"
+check "--emit-sass: the disassembly with -hex" grep -qx "fake nvdisasm -hex" "$TMP/sass/$MPNAME.sass"
+check "--emit-sass: the disassembly is of that cubin" grep -q "FAKE-CUBIN test $MPNAME," "$TMP/sass/$MPNAME.sass"
+check "--emit-sass: names the device and driver" has out "Machine code from the JIT of Fake GPU (sm_90), CUDA driver 13.0"
+check "--emit-sass: counts" has out "1 written, 1 refused, 0 failed"
+check "--emit-sass: three files, nothing else" test "$(ls -A "$TMP/sass" | wc -l)" -eq 3
+lit run --emit-ptx "$TMP/sassptx" "$MP"
+check "--emit-sass: the PTX beside it is --emit-ptx's" cmp -s "$TMP/sass/$MPNAME.ptx" "$TMP/sassptx/$MPNAME.ptx"
+check "--emit-sass: the cubin came from that PTX" grep -q ", $(wc -c <"$TMP/sassptx/$MPNAME.ptx") bytes of PTX" "$TMP/sass/$MPNAME.cubin"
+PATH=/usr/bin:/bin LITMUS_NVDISASM='' fake run --emit-sass "$TMP/sass2" "$MP"
+check "--emit-sass without nvdisasm: exit 0" test $RC -eq 0
+check "--emit-sass without nvdisasm: says so" has out "nvdisasm not found"
+check "--emit-sass without nvdisasm: cubin and PTX only" test "$(ls -A "$TMP/sass2" | tr '\n' ' ')" = "$MPNAME.cubin $MPNAME.ptx "
+PATH=$TMP:$PATH LITMUS_NVDISASM=none fake run --emit-sass "$TMP/sass2b" "$MP"
+check "--emit-sass, LITMUS_NVDISASM=none: cubin and PTX only, nvdisasm on PATH or not" test "$(ls -A "$TMP/sass2b" | tr '\n' ' ')" = "$MPNAME.cubin $MPNAME.ptx "
+LITMUS_NVDISASM=$TMP/no-such-nvdisasm fake run --emit-sass "$TMP/sass3" "$MP"
+check "--emit-sass, \$LITMUS_NVDISASM not a program: exit 2" test $RC -eq 2
+check "--emit-sass, \$LITMUS_NVDISASM not a program: says so" has err "is not an executable file"
+check "--emit-sass, \$LITMUS_NVDISASM not a program: nothing written" nodir "$TMP/sass3"
+: >"$TMP/plainfile"
+LITMUS_NVDISASM=$TMP/nvdisasm fake run --emit-sass "$TMP/plainfile/sub" "$MP"
+check "--emit-sass into an unwritable directory: exit 2" test $RC -eq 2
+check "--emit-sass into an unwritable directory: says so" has err "$TMP/plainfile/sub: error: cannot create or write this directory"
+check "--emit-sass into an unwritable directory: nothing written" test ! -s "$TMP/plainfile"
+FAKE_CUDA_REJECT=1 LITMUS_NVDISASM=$TMP/nvdisasm fake run --emit-sass "$TMP/sass4" "$MP"
+check "--emit-sass, the driver rejects the PTX: exit 4" test $RC -eq 4
+check "--emit-sass, the driver rejects the PTX: its log" has out "fake: rejected on request"
+check "--emit-sass, the driver rejects the PTX: no file" nodir "$TMP/sass4"
+FAKE_NVDISASM_FAIL=1 LITMUS_NVDISASM=$TMP/nvdisasm fake run --emit-sass "$TMP/sass5" "$MP" "$SB"
+check "--emit-sass, nvdisasm fails: exit 4" test $RC -eq 4
+check "--emit-sass, nvdisasm fails: its message" has out "fake nvdisasm: cannot read"
+check "--emit-sass, nvdisasm fails: no half of a test's files" nodir "$TMP/sass5"
+lit run --emit-sass "$TMP/sass6" --emit-ptx "$TMP/sass7" "$MP"
+check "--emit-sass with --emit-ptx: usage error" test $RC -eq 2
 
 # MP+rel.gpu+acq.gpu-diffcta observes (P1:r0, P1:r1); the model allows (0,0) (0,1) (1,1).
 FAKE_CUDA_STATES="0,0;1,1" fake run -n 1e5 --seed 7 --json "$TMP/run.json" "$MP"

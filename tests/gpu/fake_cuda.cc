@@ -7,7 +7,8 @@
 // $FAKE_CUDA_ANSWERS=FILE gives the states per test instead: lines "TEST-NAME STATES", the test
 // named by the PTX's first line (tests/gpu/self-test.answers). $FAKE_CUDA_HANG=NAME makes the test whose PTX names NAME hang in
 // cuCtxSynchronize, as a kernel that never ends; $FAKE_CUDA_REJECT=1 makes the driver refuse the
-// PTX. The named .cc (not .cpp) keeps it out of unit_tests.
+// PTX (cuModuleLoadDataEx, and cuLinkAddData for --emit-sass). The named .cc (not .cpp) keeps it
+// out of unit_tests.
 #include <unistd.h>
 
 #include <cstdint>
@@ -228,6 +229,45 @@ int cuMemcpyHtoD_v2(uint64_t dst, const void* src, size_t bytes) {
 int cuTensorMapEncodeTiled(void* map, int, uint32_t rank, void*, const uint64_t*, const uint64_t*,
                            const uint32_t*, const uint32_t*, int, int, int, int) {
   std::memset(map, static_cast<int>(rank), 128);
+  return 0;
+}
+// The JIT linker (--emit-sass): the "cubin" is a recognisable blob naming the test and the PTX's
+// size; $FAKE_CUDA_REJECT makes cuLinkAddData refuse the PTX, with a log as cuModuleLoadDataEx's.
+struct Link {
+  char* log = nullptr;  // the caller's CU_JIT_ERROR_LOG_BUFFER
+  std::string cubin;
+};
+int cuLinkCreate_v2(unsigned n, int* options, void** values, void** state) {
+  auto* link = new Link;
+  for (unsigned i = 0; i < n; ++i)
+    if (options[i] == 5) link->log = static_cast<char*>(values[i]);
+  *state = link;
+  return 0;
+}
+int cuLinkAddData_v2(void* state, int type, void* data, size_t size, const char*, unsigned, int*, void**) {
+  auto* link = static_cast<Link*>(state);
+  const char* ptx = static_cast<const char*>(data);
+  if (type != 1 || size == 0 || ptx[size - 1] != '\0') return 1;  // PTX, NUL-terminated
+  if (std::getenv("FAKE_CUDA_REJECT")) {
+    if (link->log) std::strcpy(link->log, "fake: rejected on request");
+    return 218;
+  }
+  link->cubin = "FAKE-CUBIN test " + testName(ptx) + ", " + std::to_string(size - 1) + " bytes of PTX\n";
+  return 0;
+}
+int cuLinkComplete(void* state, void** cubin, size_t* size) {
+  auto* link = static_cast<Link*>(state);
+  if (link->cubin.empty()) return 1;
+  *cubin = link->cubin.data();
+  *size = link->cubin.size();
+  return 0;
+}
+int cuLinkDestroy(void* state) {
+  delete static_cast<Link*>(state);
+  return 0;
+}
+int cuDriverGetVersion(int* v) {
+  *v = 13000;
   return 0;
 }
 int cuGetErrorName(int r, const char** s) {
