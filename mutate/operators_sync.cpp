@@ -16,6 +16,9 @@ Instr relaxed(const Instr& in) {
   Instr out = in;
   out.sem = Sem::Relaxed;
   out.semExplicit = true;
+  // ptxas: "Modifier '.relaxed' requires scope with 'mbarrier.arrive'" (the front end accepts it
+  // without one, defaulting to .cta)
+  if (in.op == Opcode::Mbarrier) out.scopeExplicit = true;
   return out;
 }
 

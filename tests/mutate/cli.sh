@@ -32,6 +32,17 @@ diff -r "$TMP/a" "$TMP/b" >/dev/null || fail "two generations differ"
 # every written mutant is a test that litmus reads and checks
 expect_rc 0 "$LITMUS" check "$TMP/a/killable" "$TMP/a/equivalent"
 
+# The mutants' PTX assembles (when ptxas is here): the runner emits their instructions as written.
+PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+if [ -x "$PTXAS" ]; then
+  expect_rc 3 "$LITMUS" run --emit-ptx "$TMP/ptx" "$TMP/a/killable" "$TMP/a/equivalent"  # 3: the texture fence is refused
+  for f in "$TMP"/ptx/*.ptx; do
+    arch=sm_90
+    grep -q '^\.target sm_90a' "$f" && arch=sm_90a
+    "$PTXAS" -arch=$arch -o /dev/null "$f" 2>"$TMP/ptxas.err" || fail "ptxas $(basename "$f"): $(head -2 "$TMP/ptxas.err")"
+  done
+fi
+
 # A run that kills one mutant and runs another without killing it; the rest are not in the results.
 MP="$TMP/a/killable/MP+rel+acq"
 FAKE_CUDA_STATES="1,0" LITMUS_LIBCUDA=$FAKE "$LITMUS" run -n 1000 --json "$TMP/r1.json" "$MP~sync-weaken-1.yaml" >/dev/null 2>&1
