@@ -45,6 +45,25 @@ std::optional<int64_t> staticValue(const litmus::Thread& t, const Instr& in, int
   return it == t.initRegs.end() ? 0 : it->second;
 }
 
+// Does thread `t` surely reach a barrier `id` (unguarded, not jumped over, no exit)? Then it
+// counts in the barrier's implicit thread count.
+bool reachesBarrier(const litmus::Thread& t, int64_t id) {
+  int at = -1;
+  for (size_t i = 0; i < t.code.size() && at < 0; ++i) {
+    const Instr& b = t.code[i];
+    if (b.op != Opcode::Bar || (b.barOp != BarOp::Sync && b.barOp != BarOp::Arrive) || !b.guard.empty())
+      continue;
+    if (staticValue(t, b, litmus::barOperands(b, false).id) == id) at = static_cast<int>(i);
+  }
+  if (at < 0) return false;
+  for (size_t j = 0; j < t.code.size(); ++j) {
+    const Instr& x = t.code[j];
+    if (x.op == Opcode::Exit) return false;
+    if (x.op == Opcode::Bra && static_cast<int>(j) < at && labelIndex(t.code, x.target) > at) return false;
+  }
+  return true;
+}
+
 // bar.sync -> bar.arrive in thread t: the thread still arrives (no other thread waits forever)
 // but no longer waits. bar.arrive needs a thread count, so every bar.sync and bar.arrive on that
 // barrier in the CTA gets the count it had implicitly (32 per litmus thread of the CTA).
@@ -61,14 +80,13 @@ std::optional<Mutation> syncToArrive(const litmus::Test& test, size_t t, size_t 
   }
   const std::optional<int64_t> id = staticValue(me, in, ops.id);
   if (!id) return std::nullopt;
+  // A thread that ends (or exits) without reaching the barrier no longer counts in it: the
+  // implicit count is a constant only when every thread of the CTA surely reaches it.
   int64_t inCta = 0;
   for (const litmus::Thread& o : test.threads) {
     if (o.cta != me.cta || o.grid != me.grid) continue;
+    if (!reachesBarrier(o, *id)) return std::nullopt;
     ++inCta;
-    // an exited thread no longer counts in a barrier without a count: the implicit count is not
-    // known statically
-    for (const Instr& x : o.code)
-      if (x.op == Opcode::Exit) return std::nullopt;
   }
   Mutation m = replaced(test, Category::MbarrierWaitDrop, t, i, in);
   for (litmus::Thread& o : m.test.threads) {
