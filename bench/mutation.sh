@@ -28,7 +28,7 @@ case "$mode" in
     "$litmus" mutate --score "$results" "$dir/index.tsv"
     ;;
   *)
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
