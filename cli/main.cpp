@@ -23,6 +23,7 @@
 #include "cli/version.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
+#include "mutate/command.h"
 #include "suite/suite.h"
 
 namespace {
@@ -347,6 +348,22 @@ CLI::App* addRun(CLI::App& app) {
   return r;
 }
 
+// `mutate` keeps its own parser too (mutate/command.cpp).
+CLI::App* addMutate(CLI::App& app) {
+  CLI::App* m = app.add_subcommand("mutate", "mutants of conformance tests, judged by the model, and the "
+                                             "mutation score of a GPU run ('litmus mutate --help')");
+  m->prefix_command();
+  m->set_help_flag();
+  return m;
+}
+
+int mutateWith(const std::vector<std::string>& args) {
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv;
+  for (std::string& s : copy) argv.push_back(s.data());
+  return cmdMutate(static_cast<int>(copy.size()), argv.data());
+}
+
 int runWith(const std::vector<std::string>& args) {
   std::vector<std::string> copy = args;
   std::vector<char*> argv;
@@ -368,6 +385,7 @@ int help(const CLI::App& app, const std::string& topic) {
     return cli::kOk;
   }
   if (topic == "run") return runWith({"--help"});
+  if (topic == "mutate") return mutateWith({"--help"});
   if (const CLI::App* sub = findCommand(app, topic)) {
     std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
@@ -401,6 +419,7 @@ int main(int argc, char** argv) {
   CLI::App* convert = app.add_subcommand("convert", "print a herd .litmus test as YAML");
   convert->add_option("FILE", a.paths, "the test")->required()->expected(1);
   CLI::App* run = addRun(app);
+  CLI::App* mutateCmd = addMutate(app);
   CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
   helpCmd->add_option("COMMAND", a.helpTopic, "a command");
   for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
@@ -423,6 +442,7 @@ int main(int argc, char** argv) {
   return cli::guarded(
       [&]() -> int {
         if (*run) return runWith(run->remaining());
+        if (*mutateCmd) return mutateWith(mutateCmd->remaining());
         if (*helpCmd) return help(app, a.helpTopic);
         if (*check) return cmdCheck(a);
         if (*suite) return cmdSuite(a);

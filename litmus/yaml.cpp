@@ -18,10 +18,11 @@ namespace {
 
 using lex::trim;
 
+// `~` joins a mutant's name to its original's (`MP+rel~sync-weaken-1`, docs/mutation.md).
 bool validTestName(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '+' ||
-           c == '-';
+           c == '-' || c == '~';
   });
 }
 
