@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,10 +45,24 @@ struct Profile {
 std::string formatProfile(const Profile&);
 Profile parseProfile(const std::string& text, const std::string& file);
 
+// A profile file with a profile per test family (`litmus run --tune --per-family`): the keys
+// before any section are the default profile (a file without sections is the old format), then
+// one section per family, a line `[family NAME]` and its keys, which start from the default.
+struct ProfileSet {
+  Profile base;
+  std::map<std::string, Profile> families;
+  // The profile of a family: its section, else the default. `section` gets the family's name or
+  // "default".
+  const Profile& forFamily(const std::string& family, std::string* section = nullptr) const;
+};
+std::string formatProfiles(const ProfileSet&);
+ProfileSet parseProfiles(const std::string& text, const std::string& file);
+
 struct RunOptions {
   uint64_t count = 1000000;    // instances to run (at least; whole launches are run)
   uint64_t seed = 1;           // every launch parameter comes from a PRNG seeded with it
   double timeoutSeconds = 60;  // the watchdog stops a test that has not finished by then
+  double budgetSeconds = 0;    // > 0: stop launching once the test has run this long (GPU time)
   Profile profile;
   bool progress = false;  // a progress line on stderr
 };
@@ -79,6 +95,13 @@ struct RunResult {
   uint64_t overflow = 0;  // instances whose outcome found no room in the histogram table
   double seconds = 0;     // wall time from the first launch to the last result
   std::string device;     // the GPU's name and SM count
+  bool stoppedByBudget = false;  // the budget ended the run before `count` instances
+  // Where the rest of the test's time went (docs/performance.md, per-test overhead): the driver's
+  // compilation of the module, and everything else the runner spent on the test outside the launch
+  // loop (PTX generation, buffers, the pipe to the worker, and a fresh worker's start-up).
+  double jitSeconds = 0;
+  double overheadSeconds = 0;
+  bool freshWorker = false;  // the test started a worker (its overhead includes the context)
 
   uint64_t notRecordedCount() const;
 };
@@ -87,10 +110,29 @@ struct RunResult {
 // run '...': why") naming the first instruction, location or placement it cannot execute.
 std::string generatePtx(const litmus::Test& test);
 
-// Runs the test in a child process that owns the CUDA context; the parent kills it when the
-// timeout passes, so a test that cannot finish (a barrier that never fills) leaves the GPU usable
-// for the next one. Device trouble is reported in the status, never thrown; refusals are thrown
-// as by generatePtx, before anything starts.
+// Runs tests in a worker: a child process that owns the CUDA context and runs test after test,
+// so that the context and the driver start once (docs/gpu-runner.md, section 4). The watchdog
+// kills the worker when a test passes its timeout; a test that faults (the driver's error, a
+// launch that fails) or kills the worker ends it too, and the next test starts a fresh worker on
+// a clean GPU, so no test sees what an earlier one left behind. Device trouble is reported in the
+// status, never thrown; refusals are thrown as by generatePtx, before anything starts.
+class Runner {
+ public:
+  Runner();
+  ~Runner();  // ends the worker
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+  RunResult run(const litmus::Test& test, const RunOptions& options);
+  int workersStarted() const { return started_; }
+
+ private:
+  struct Worker;
+  std::unique_ptr<Worker> worker_;
+  int started_ = 0;
+  void stop(bool kill);
+};
+
+// One test in a worker of its own.
 RunResult run(const litmus::Test& test, const RunOptions& options);
 
 // How the runner places the test, for reports: "lane mode, 2 roles, 1 CTA per cluster".
@@ -104,7 +146,7 @@ bool driverLoadable(std::string& why);
 // test's condition) per second, as a geometric mean over the calibration tests.
 struct TuneOptions {
   int trials = 16;
-  RunOptions run;  // count, seed, timeout, progress; run.profile is the first candidate
+  RunOptions run;  // count, budget, seed, timeout, progress; run.profile is the first candidate
   std::function<void(int trial, const Profile&, double score)> onTrial;
 };
 struct TuneResult {
@@ -116,5 +158,10 @@ struct TuneResult {
 TuneResult tune(const std::vector<litmus::Test>& calibration, const TuneOptions& options);
 // The calibration set used when --tune is given no tests: MP, SB and LB with .relaxed.gpu.
 std::vector<litmus::Test> calibrationTests();
+// --tune --per-family: the tests grouped by family (litmus::familyOf), at most maxPerFamily each
+// (the first in the order given), so that tuning a family costs at most
+// trials * maxPerFamily * (the per-run budget) of GPU time.
+std::map<std::string, std::vector<litmus::Test>> byFamily(const std::vector<litmus::Test>& tests,
+                                                          size_t maxPerFamily);
 
 }  // namespace gpu
