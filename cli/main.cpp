@@ -19,6 +19,7 @@
 #include "cli/exit_code.h"
 #include "cli/memory_limit.h"
 #include "cli/explain_report.h"
+#include "cli/compare.h"
 #include "cli/run.h"
 #include "cli/version.h"
 #include "litmus/files.h"
@@ -347,12 +348,12 @@ CLI::App* addRun(CLI::App& app) {
   return r;
 }
 
-int runWith(const std::vector<std::string>& args) {
+int runWith(const std::vector<std::string>& args, int (*cmd)(int, char**) = cmdRun) {
   std::vector<std::string> copy = args;
   std::vector<char*> argv;
   for (std::string& s : copy) argv.push_back(s.data());
   argv.push_back(nullptr);
-  return cmdRun(static_cast<int>(copy.size()), argv.data());
+  return cmd(static_cast<int>(copy.size()), argv.data());
 }
 
 const CLI::App* findCommand(const CLI::App& app, const std::string& name) {
@@ -368,6 +369,7 @@ int help(const CLI::App& app, const std::string& topic) {
     return cli::kOk;
   }
   if (topic == "run") return runWith({"--help"});
+  if (topic == "compare") return runWith({"--help"}, cmdCompare);
   if (const CLI::App* sub = findCommand(app, topic)) {
     std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
@@ -401,6 +403,11 @@ int main(int argc, char** argv) {
   CLI::App* convert = app.add_subcommand("convert", "print a herd .litmus test as YAML");
   convert->add_option("FILE", a.paths, "the test")->required()->expected(1);
   CLI::App* run = addRun(app);
+  // `compare` keeps its own parser too (cli/compare.cpp)
+  CLI::App* compareCmd = app.add_subcommand("compare", "compare two result files (run or check --json) family "
+                                                       "by family ('litmus compare --help')");
+  compareCmd->prefix_command();
+  compareCmd->set_help_flag();
   CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
   helpCmd->add_option("COMMAND", a.helpTopic, "a command");
   for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
@@ -423,6 +430,7 @@ int main(int argc, char** argv) {
   return cli::guarded(
       [&]() -> int {
         if (*run) return runWith(run->remaining());
+        if (*compareCmd) return runWith(compareCmd->remaining(), cmdCompare);
         if (*helpCmd) return help(app, a.helpTopic);
         if (*check) return cmdCheck(a);
         if (*suite) return cmdSuite(a);

@@ -76,15 +76,16 @@ void Timing::print(std::ostream& os, int workers) const {
   if (tests == 0) return;
   const auto ms = [](double s, int n) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f ms", n ? 1e3 * s / n : 0.0);
+    std::snprintf(buf, sizeof buf, "%.1f ms", 1e3 * s / n);
     return std::string(buf);
   };
   char gpuText[32];
   std::snprintf(gpuText, sizeof gpuText, "%.3g s", gpu / tests);
   os << "Timing: " << tests << " tests, " << workers << (workers == 1 ? " worker" : " workers")
-     << " started; per test: GPU " << gpuText << ", JIT " << ms(jit, tests) << ", other overhead "
-     << ms(overhead, tests - fresh) << " (" << ms(overheadFresh, fresh) << " in the " << fresh
-     << " tests that started a worker)\n";
+     << " started; per test: GPU " << gpuText << ", JIT " << ms(jit, tests) << ", other overhead";
+  if (tests > fresh) os << " " << ms(overhead, tests - fresh) << " in a running worker";
+  if (fresh) os << (tests > fresh ? "," : "") << " " << ms(overheadFresh, fresh) << " starting one (" << fresh << " tests)";
+  os << "\n";
 }
 
 }  // namespace runcli

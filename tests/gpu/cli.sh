@@ -259,6 +259,23 @@ printf 'memStride = 4\n[famly X]\n' >"$TMP/badsec.profile"
 fake run --profile "$TMP/badsec.profile" "$MP"
 check "bad profile section: positioned error" has err "$TMP/badsec.profile:2:1: error: expected a section '[family NAME]'"
 
+# litmus compare (docs/compare.md): a run against the model's own answers (check --json).
+FAKE_CUDA_STATES="0,0" fake run -n 1000 --json "$TMP/cmpA.json" "$MP" "$SB"
+lit check --json "$MP" "$SB"
+cp "$TMP/out" "$TMP/cmpB.json"
+lit compare "$TMP/cmpA.json" "$TMP/cmpB.json"
+check "compare: a test seen by one side only: exit 1" test $RC -eq 1
+check "compare: names the sides" has out "B: $TMP/cmpB.json (model, 2 tests)"
+check "compare: the forbidden weak outcome the fake showed, seen by A only" has out "seen by A only: SB+fence.sc.gpu"
+lit compare --json "$TMP/cmpA.json" "$TMP/cmpA.json"
+check "compare: a file against itself: exit 0" test $RC -eq 0
+check "compare --json: one object" grep -q '^{"a":{"file":".*","kind":"run","tests":2}' "$TMP/out"
+printf 'hello\n' >"$TMP/notjson"
+lit compare "$TMP/cmpA.json" "$TMP/notjson"
+check "compare: bad input: exit 2, positioned" test $RC -eq 2 -a "$(head -c 200 "$TMP/err")" = "$TMP/notjson:1:1: error: not a result of \`litmus run --json\` or \`litmus check --json\` (a JSON object per line)"
+lit help compare
+check "compare: help" has out "Usage: litmus compare"
+
 # Grids (docs/gpu-runner.md, "Grids"): one launch of the test kernel per grid in the launch order,
 # the programmatic ones through cuLaunchKernelEx with the programmatic-stream-serialization
 # attribute (the fake refuses one that does not follow a test launch), the tally after the last
