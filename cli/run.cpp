@@ -40,7 +40,7 @@ struct RunArgs {
   std::string json, profile = kDefaultProfile, emitDir;
   // campaigns (docs/gpu-runner.md, "Campaigns")
   double budget = 0, maxTime = 0;
-  bool resume = false, perFamily = false;
+  bool resume = false, perFamily = false, workerPerTest = false;
 };
 
 struct UsageError {
@@ -105,6 +105,9 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
       ->type_name("S");
   app.add_flag("--resume", a.resume, "with --json FILE: skip the tests whose results FILE holds, append the "
                                      "others (a torn last line is dropped and its test rerun)");
+  app.add_flag("--worker-per-test", a.workerPerTest,
+               "a fresh worker process and CUDA context for every test (slower; to measure the per-test "
+               "overhead the persistent worker saves)");
   app.add_flag("--per-family", a.perFamily, "with --tune: tune a profile for each test family (YAML family:) "
                                             "on its tests whose condition the model allows; saved as sections");
   std::vector<std::string> args(argv, argv + argc);
@@ -326,8 +329,9 @@ std::optional<runcli::Verdict> runOne(gpu::Runner& runner, const litmus::Test& t
     std::cerr << "litmus run: " << r.message << "\n";
     return std::nullopt;
   }
-  timing.add(r);
+  const auto asked = std::chrono::steady_clock::now();
   const runcli::Model model = askModel(t, a);
+  timing.add(r, std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count());
   const runcli::Judgement j = runcli::judge(t, r, model);
   if (r.status == gpu::RunStatus::Ok)
     runcli::printRun(std::cout, t, r, model, j, o.seed);
@@ -367,7 +371,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   std::map<runcli::Verdict, int> verdicts;
   int rc = 0;
   size_t skipped = 0, left = 0;
-  gpu::Runner runner;
+  gpu::Runner runner(a.workerPerTest);
   runcli::Timing timing;
   const auto start = std::chrono::steady_clock::now();
   for (const litmus::Test& t : tests) {

@@ -91,11 +91,11 @@ class Earlier {
 Earlier readEarlier(const std::string& path);
 
 // Where the time of a run's tests went (docs/performance.md, per-test overhead): GPU time, the
-// driver's JIT and the rest, as means over the tests that ran to the end.
+// driver's JIT and the rest, as means over the tests that ran to the end; and the model's time.
 struct Timing {
   int tests = 0, fresh = 0;
-  double gpu = 0, jit = 0, overhead = 0, overheadFresh = 0;
-  void add(const gpu::RunResult& r);
+  double gpu = 0, jit = 0, overhead = 0, overheadFresh = 0, model = 0;
+  void add(const gpu::RunResult& r, double modelSeconds);
   // "Timing: ..." (nothing when no test ran).
   void print(std::ostream& os, int workers) const;
 };

@@ -63,9 +63,10 @@ Earlier readEarlier(const std::string& path) {
   return out;
 }
 
-void Timing::add(const gpu::RunResult& r) {
+void Timing::add(const gpu::RunResult& r, double modelSeconds) {
   if (r.status != gpu::RunStatus::Ok) return;  // a timeout's time is the watchdog's
   ++tests;
+  model += modelSeconds;
   gpu += r.seconds;
   jit += r.jitSeconds;
   (r.freshWorker ? overheadFresh : overhead) += r.overheadSeconds;
@@ -85,7 +86,7 @@ void Timing::print(std::ostream& os, int workers) const {
      << " started; per test: GPU " << gpuText << ", JIT " << ms(jit, tests) << ", other overhead";
   if (tests > fresh) os << " " << ms(overhead, tests - fresh) << " in a running worker";
   if (fresh) os << (tests > fresh ? "," : "") << " " << ms(overheadFresh, fresh) << " starting one (" << fresh << " tests)";
-  os << "\n";
+  os << "; the model " << ms(model, tests) << "\n";
 }
 
 }  // namespace runcli

@@ -268,7 +268,7 @@ struct Runner::Worker {
   int fd = -1;
 };
 
-Runner::Runner() = default;
+Runner::Runner(bool workerPerTest) : workerPerTest_(workerPerTest) {}
 Runner::~Runner() { stop(false); }
 
 // Closing the socket ends an idle worker; `kill` ends one that is stuck in a test.
@@ -337,7 +337,7 @@ RunResult Runner::run(const litmus::Test& test, const RunOptions& options) {
     r = RunResult{};
     r.message = WIFSIGNALED(wstatus) ? "the runner process died (signal " + std::to_string(WTERMSIG(wstatus)) + ")"
                                      : "the runner process ended without a result";
-  } else if (r.status != RunStatus::Ok) {
+  } else if (r.status != RunStatus::Ok || workerPerTest_) {
     stop(false);  // the worker exits after a failed test; the next test gets a fresh one
   }
   r.freshWorker = fresh;

@@ -118,7 +118,10 @@ std::string generatePtx(const litmus::Test& test);
 // status, never thrown; refusals are thrown as by generatePtx, before anything starts.
 class Runner {
  public:
-  Runner();
+  // workerPerTest: end the worker after every test, so each test gets a fresh process and
+  // context (the runner before campaign mode: for measuring what the worker saves, or as a
+  // fallback should tests on real hardware ever be seen to affect the next one).
+  explicit Runner(bool workerPerTest = false);
   ~Runner();  // ends the worker
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
@@ -129,6 +132,7 @@ class Runner {
   struct Worker;
   std::unique_ptr<Worker> worker_;
   int started_ = 0;
+  bool workerPerTest_ = false;
   void stop(bool kill);
 };
 

@@ -161,6 +161,9 @@ check "worker: three tests, one context" test "$(retains)" -eq 1
 check "worker: three modules loaded by one process" test "$(grep -c '^load ' "$TMP/ctx")" -eq 3 -a "$(loaders)" -eq 1
 check "worker: the timing line" grep -qE '^Timing: 3 tests, 1 worker started; per test: GPU .* JIT .* other overhead ' "$TMP/out"
 rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="0,0" fake run -n 1000 --worker-per-test "$MP" "$SB" "$MP"
+check "--worker-per-test: a context per test" test "$(retains)" -eq 3 -a "$(loaders)" -eq 3
+rm -f "$TMP/ctx"
 FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_HANG="test SB+fence.sc.gpu" FAKE_CUDA_STATES="0,0" fake run -n 1000 --timeout 2 "$MP" "$SB" "$MP" "$MP"
 check "worker: a hang ends the worker, the next test gets a fresh context" test "$(retains)" -eq 2
 check "worker: the tests after a hang are fine" has out "Summary: 4 tests: 3 ok, 0 violation, 0 inconclusive, 0 hung, 1 timeout, 0 refused, 0 error"
