@@ -8,6 +8,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -300,6 +301,7 @@ RunResult Runner::run(const litmus::Test& test, const RunOptions& options) {
       std::cout.flush();
       std::cerr.flush();
       std::fflush(nullptr);
+      const pid_t parent = getpid();
       const pid_t pid = fork();
       if (pid < 0) {
         close(sv[0]);
@@ -309,6 +311,10 @@ RunResult Runner::run(const litmus::Test& test, const RunOptions& options) {
       }
       if (pid == 0) {
         close(sv[0]);
+        // A worker outlives no parent: one killed mid-campaign (a command limit) must not leave a
+        // hung kernel holding the GPU for the next piece.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(0);
         workerMain(sv[1]);
       }
       close(sv[1]);
