@@ -314,24 +314,27 @@ bool fatal(const gpu::RunResult& r) {
 }
 
 // Runs one test, prints its report and JSON line; returns its verdict (nullopt: no driver/device).
+// The model works out the allowed states while the GPU runs the test.
 std::optional<runcli::Verdict> runOne(gpu::Runner& runner, const litmus::Test& t, const RunArgs& a,
                                       const gpu::RunOptions& o, const std::string& section, std::ostream* json,
                                       runcli::Timing& timing) {
-  gpu::RunResult r;
-  std::string refusal;
-  if (!runOrRefuse(runner, t, o, r, refusal)) {
-    std::cerr << refusal << "\n";
+  try {
+    runner.submit(t, o);
+  } catch (const litmus::Error& e) {
+    std::cerr << e.what() << "\n";
     std::cout << "Test " << t.name << ": refused\n\n" << std::flush;
-    if (json) *json << runcli::refusedJson(t, refusal).dump() << "\n" << std::flush;
+    if (json) *json << runcli::refusedJson(t, e.what()).dump() << "\n" << std::flush;
     return runcli::Verdict::Refused;
   }
+  const auto asked = std::chrono::steady_clock::now();
+  const runcli::Model model = askModel(t, a);
+  const double modelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+  const gpu::RunResult r = runner.collect();
   if (fatal(r)) {
     std::cerr << "litmus run: " << r.message << "\n";
     return std::nullopt;
   }
-  const auto asked = std::chrono::steady_clock::now();
-  const runcli::Model model = askModel(t, a);
-  timing.add(r, std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count());
+  timing.add(r, modelSeconds);
   const runcli::Judgement j = runcli::judge(t, r, model);
   if (r.status == gpu::RunStatus::Ok)
     runcli::printRun(std::cout, t, r, model, j, o.seed);

@@ -79,7 +79,7 @@ std::string serialize(const RunResult& r) {
   std::ostringstream os;
   os << "status " << static_cast<int>(r.status) << "\nmessage " << escape(r.message) << "\ndevice "
      << escape(r.device) << "\ninstances " << r.instances << "\nlaunches " << r.launches << "\noverflow "
-     << r.overflow << "\nseconds " << r.seconds << "\njit " << r.jitSeconds << "\nbudget "
+     << r.overflow << "\nseconds " << r.seconds << "\njit " << r.jitSeconds << "\nworker " << r.workerSeconds << "\nbudget "
      << r.stoppedByBudget << "\n";
   for (const auto& [state, count] : r.histogram) {
     os << "state " << count;
@@ -121,6 +121,8 @@ bool deserialize(const std::string& text, RunResult& r) {
       vs >> r.seconds;
     else if (key == "jit")
       vs >> r.jitSeconds;
+    else if (key == "worker")
+      vs >> r.workerSeconds;
     else if (key == "budget")
       vs >> r.stoppedByBudget;
     else if (key == "state") {
@@ -235,10 +237,11 @@ Read readFrame(int fd, std::chrono::steady_clock::time_point deadline, std::stri
       return Read::Done;
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return Read::Late;
+    // past the deadline, one look without waiting: a result that came in time still counts
     pollfd p{fd, POLLIN, 0};
-    const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    const int ready = poll(&p, 1, static_cast<int>(std::clamp<long long>(left.count(), 0, 1000)));
     if (ready < 0 && errno != EINTR) return Read::Closed;
+    if (ready <= 0 && left.count() <= 0) return Read::Late;
     if (ready <= 0) continue;
     const ssize_t n = read(fd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
@@ -247,19 +250,21 @@ Read readFrame(int fd, std::chrono::steady_clock::time_point deadline, std::stri
   }
 }
 
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 // The worker's life: jobs in, results out, until the parent closes the socket or a job fails.
 [[noreturn]] void workerMain(int fd) {
   Session session;
   const auto never = std::chrono::steady_clock::time_point::max();
   for (std::string text; readFrame(fd, never, text) == Read::Done;) {
-    const RunResult r = session.run(decodeJob(text));
+    const auto start = std::chrono::steady_clock::now();
+    RunResult r = session.run(decodeJob(text));
+    r.workerSeconds = since(start);
     if (!sendFrame(fd, serialize(r)) || r.status != RunStatus::Ok) break;
   }
   _exit(0);
-}
-
-double since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 }  // namespace
@@ -270,7 +275,7 @@ struct Runner::Worker {
 };
 
 Runner::Runner(bool workerPerTest) : workerPerTest_(workerPerTest) {}
-Runner::~Runner() { stop(false); }
+Runner::~Runner() { stop(pending_ != nullptr); }  // a test in flight is abandoned
 
 // Closing the socket ends an idle worker; `kill` ends one that is stuck in a test.
 void Runner::stop(bool kill) {
@@ -282,58 +287,81 @@ void Runner::stop(bool kill) {
   worker_.reset();
 }
 
-RunResult Runner::run(const litmus::Test& test, const RunOptions& options) {
+// Starts a worker; false (with r.message) when the system refuses.
+bool Runner::spawn(RunResult& r) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+    r.message = "cannot create a socket for the runner process";
+    return false;
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(sv[0]);
+    close(sv[1]);
+    r.message = "cannot fork the runner process";
+    return false;
+  }
+  if (pid == 0) {
+    close(sv[0]);
+    // A worker outlives no parent: one killed mid-campaign (a command limit) must not leave a
+    // hung kernel holding the GPU for the next piece.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);
+    workerMain(sv[1]);
+  }
+  close(sv[1]);
+  worker_ = std::make_unique<Worker>(Worker{pid, sv[0]});
+  ++started_;
+  return true;
+}
+
+void Runner::submit(const litmus::Test& test, const RunOptions& options) {
+  if (pending_) collect();  // one test at a time
   const auto begin = std::chrono::steady_clock::now();
   const Plan plan = makePlan(test);
   const std::string job = encodeJob(makeJob(test, plan, generateModule(test, plan), options));
-  RunResult r;
+  auto p = std::make_unique<Pending>();
+  p->options = options;
   // The watchdog's clock starts when the test is handed over (with a fresh worker, before it starts).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                    std::chrono::duration<double>(options.timeoutSeconds > 0 ? options.timeoutSeconds : 1e9));
-  bool sent = false, fresh = false;
-  for (int attempt = 0; attempt < 2 && !sent; ++attempt) {  // a worker that died idle is replaced once
+  p->deadline = std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(options.timeoutSeconds > 0 ? options.timeoutSeconds : 1e9));
+  for (int attempt = 0; attempt < 2 && !p->sent; ++attempt) {  // a worker that died idle is replaced once
     if (!worker_) {
-      int sv[2];
-      if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-        r.message = "cannot create a socket for the runner process";
-        return r;
-      }
-      std::cout.flush();
-      std::cerr.flush();
-      std::fflush(nullptr);
-      const pid_t parent = getpid();
-      const pid_t pid = fork();
-      if (pid < 0) {
-        close(sv[0]);
-        close(sv[1]);
-        r.message = "cannot fork the runner process";
-        return r;
-      }
-      if (pid == 0) {
-        close(sv[0]);
-        // A worker outlives no parent: one killed mid-campaign (a command limit) must not leave a
-        // hung kernel holding the GPU for the next piece.
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(0);
-        workerMain(sv[1]);
-      }
-      close(sv[1]);
-      worker_ = std::make_unique<Worker>(Worker{pid, sv[0]});
-      ++started_;
-      fresh = true;
+      if (!spawn(p->failed)) break;
+      p->fresh = true;
     }
-    sent = sendFrame(worker_->fd, job);
-    if (!sent) stop(true);
+    p->sent = sendFrame(worker_->fd, job);
+    if (!p->sent) stop(true);
   }
+  p->prepSeconds = since(begin);
+  pending_ = std::move(p);
+}
+
+RunResult Runner::collect() {
+  if (!pending_) return RunResult{};
+  const std::unique_ptr<Pending> p = std::move(pending_);
+  if (!p->sent && !p->failed.message.empty()) return p->failed;
+  const auto received = std::chrono::steady_clock::now();
+  RunResult r;
   std::string text;
-  const Read got = sent ? readFrame(worker_->fd, deadline, text) : Read::Closed;
-  if (got == Read::Late) {
+  const Read got = p->sent ? readFrame(worker_->fd, p->deadline, text) : Read::Closed;
+  // A result that came only after the timeout (the caller was busy until then) is a timeout too.
+  const bool parsed = got == Read::Done && deserialize(text, r);
+  const bool late = got == Read::Late ||
+                    (parsed && p->options.timeoutSeconds > 0 && r.workerSeconds > p->options.timeoutSeconds);
+  if (late) {
+    r = RunResult{};
     stop(true);
-    if (options.progress) std::cerr << "\r\033[K" << std::flush;
+    if (p->options.progress) std::cerr << "\r\033[K" << std::flush;
     r.status = RunStatus::Timeout;
-    r.message = "stopped by the watchdog after " + std::to_string(static_cast<int>(options.timeoutSeconds)) +
+    r.message = "stopped by the watchdog after " + std::to_string(static_cast<int>(p->options.timeoutSeconds)) +
                 " s (a barrier or wait that never completes?)";
-  } else if (got == Read::Closed || !deserialize(text, r)) {
+  } else if (!parsed) {
     int wstatus = 0;
     if (worker_) {
       close(worker_->fd);
@@ -346,9 +374,17 @@ RunResult Runner::run(const litmus::Test& test, const RunOptions& options) {
   } else if (r.status != RunStatus::Ok || workerPerTest_) {
     stop(false);  // the worker exits after a failed test; the next test gets a fresh one
   }
-  r.freshWorker = fresh;
-  r.overheadSeconds = std::max(0.0, since(begin) - r.seconds - r.jitSeconds);
+  r.freshWorker = p->fresh;
+  // The parent's part (generation, start-up, hand-over) and the worker's, without the GPU and the
+  // JIT; not the time between submit and collect, which the caller may spend on the model.
+  r.overheadSeconds = p->prepSeconds + std::max(0.0, r.workerSeconds - r.seconds - r.jitSeconds) +
+                      (got == Read::Done ? 0.0 : since(received));
   return r;
+}
+
+RunResult Runner::run(const litmus::Test& test, const RunOptions& options) {
+  submit(test, options);
+  return collect();
 }
 
 RunResult run(const litmus::Test& test, const RunOptions& options) { return Runner().run(test, options); }

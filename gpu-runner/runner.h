@@ -5,6 +5,7 @@
 // the method and the parameters.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -101,6 +102,7 @@ struct RunResult {
   // loop (PTX generation, buffers, the pipe to the worker, and a fresh worker's start-up).
   double jitSeconds = 0;
   double overheadSeconds = 0;
+  double workerSeconds = 0;  // the worker's wall time for the test (start-up included)
   bool freshWorker = false;  // the test started a worker (its overhead includes the context)
 
   uint64_t notRecordedCount() const;
@@ -126,14 +128,28 @@ class Runner {
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
   RunResult run(const litmus::Test& test, const RunOptions& options);
+  // run in two halves, so that the caller can work (ask the model) while the GPU runs the test:
+  // submit hands the test to the worker (throws a refusal as run does), collect waits for its
+  // result under the watchdog. The watchdog's clock runs from submit.
+  void submit(const litmus::Test& test, const RunOptions& options);
+  RunResult collect();
   int workersStarted() const { return started_; }
 
  private:
   struct Worker;
+  struct Pending {
+    RunOptions options;
+    std::chrono::steady_clock::time_point deadline;
+    double prepSeconds = 0;
+    bool fresh = false, sent = false;
+    RunResult failed;  // no worker could be started: why
+  };
   std::unique_ptr<Worker> worker_;
+  std::unique_ptr<Pending> pending_;
   int started_ = 0;
   bool workerPerTest_ = false;
   void stop(bool kill);
+  bool spawn(RunResult& r);
 };
 
 // One test in a worker of its own.
