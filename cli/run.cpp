@@ -68,7 +68,9 @@ const char* const kDescription =
 const char* const kFooter =
     "exit: 0 every test ok (or hung where the model says it can), 1 a violation, 2 bad input or usage\n"
     "or no CUDA driver or device, 3 a test inconclusive, timed out or refused, 4 internal error\n"
-    "(the most severe wins: 4, 2, 1, 3, 0). --self-test: 0 every known answer reproduced, 1 not.";
+    "(the most severe wins: 4, 2, 1, 3, 0). --self-test: 0 every known answer reproduced, 1 not.\n"
+    "--max-time: 3 when tests were left for --resume, whatever the verdicts (the piece that finishes\n"
+    "the campaign exits with every test's). Campaigns: docs/gpu-runner.md, section 10.";
 
 // Fills `a`; returns false when the help was printed.
 bool parseRunArgs(int argc, char** argv, RunArgs& a) {
