@@ -250,8 +250,11 @@ int tunePerFamily(const RunArgs& a, const std::vector<litmus::Test>& tests, gpu:
   for (const litmus::Test& t : tests)
     if (runcli::conditionReachable(t, askModel(t, a)) == true) useful.push_back(t);
   int rc = 0;
-  for (const auto& [family, members] : gpu::byFamily(useful, kTestsPerFamily)) {
+  gpu::Runner runner;  // one worker for every family
+  const auto families = gpu::byFamily(useful, kTestsPerFamily);
+  for (const auto& [family, members] : families) {
     gpu::TuneOptions o;
+    o.runner = &runner;
     o.trials = a.trials;
     o.run = runOptions(a, set.forFamily(family));
     if (o.run.budgetSeconds <= 0) o.run.budgetSeconds = kFamilyBudget;
@@ -269,7 +272,7 @@ int tunePerFamily(const RunArgs& a, const std::vector<litmus::Test>& tests, gpu:
   std::set<std::string> all;
   for (const litmus::Test& t : tests) all.insert(litmus::familyOf(t));
   for (const std::string& f : all)
-    if (!gpu::byFamily(useful, 1).count(f))
+    if (!families.count(f))
       std::cout << "family " << f << ": not tuned (no test whose condition the model allows)\n";
   if (!saveProfiles(a, set)) return 2;
   std::cout << "profiles saved to " << a.profile << "\n";

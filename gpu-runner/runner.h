@@ -168,6 +168,7 @@ struct TuneOptions {
   int trials = 16;
   RunOptions run;  // count, budget, seed, timeout, progress; run.profile is the first candidate
   std::function<void(int trial, const Profile&, double score)> onTrial;
+  Runner* runner = nullptr;  // the worker to run in (null: one of tune's own)
 };
 struct TuneResult {
   RunStatus status = RunStatus::Ok;  // not Ok: a run failed; message says how

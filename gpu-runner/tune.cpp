@@ -73,7 +73,8 @@ std::vector<litmus::Test> calibrationTests() {
 
 TuneResult tune(const std::vector<litmus::Test>& calibration, const TuneOptions& options) {
   TuneResult result;
-  Runner runner;  // one worker for every trial
+  Runner own;  // one worker for every trial
+  Runner& runner = options.runner ? *options.runner : own;
   Rng rng(options.run.seed ^ 0x7475e3b1d2c4a5f6ULL);
   for (int trial = 0; trial < options.trials; ++trial) {
     RunOptions o = options.run;
