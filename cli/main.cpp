@@ -19,6 +19,7 @@
 #include "cli/exit_code.h"
 #include "cli/memory_limit.h"
 #include "cli/explain_report.h"
+#include "cli/compare.h"
 #include "cli/run.h"
 #include "cli/version.h"
 #include "litmus/files.h"
@@ -364,12 +365,12 @@ int mutateWith(const std::vector<std::string>& args) {
   return cmdMutate(static_cast<int>(copy.size()), argv.data());
 }
 
-int runWith(const std::vector<std::string>& args) {
+int runWith(const std::vector<std::string>& args, int (*cmd)(int, char**) = cmdRun) {
   std::vector<std::string> copy = args;
   std::vector<char*> argv;
   for (std::string& s : copy) argv.push_back(s.data());
   argv.push_back(nullptr);
-  return cmdRun(static_cast<int>(copy.size()), argv.data());
+  return cmd(static_cast<int>(copy.size()), argv.data());
 }
 
 const CLI::App* findCommand(const CLI::App& app, const std::string& name) {
@@ -386,6 +387,7 @@ int help(const CLI::App& app, const std::string& topic) {
   }
   if (topic == "run") return runWith({"--help"});
   if (topic == "mutate") return mutateWith({"--help"});
+  if (topic == "compare") return runWith({"--help"}, cmdCompare);
   if (const CLI::App* sub = findCommand(app, topic)) {
     std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
@@ -420,6 +422,11 @@ int main(int argc, char** argv) {
   convert->add_option("FILE", a.paths, "the test")->required()->expected(1);
   CLI::App* run = addRun(app);
   CLI::App* mutateCmd = addMutate(app);
+  // `compare` keeps its own parser too (cli/compare.cpp)
+  CLI::App* compareCmd = app.add_subcommand("compare", "compare two result files (run or check --json) family "
+                                                       "by family ('litmus compare --help')");
+  compareCmd->prefix_command();
+  compareCmd->set_help_flag();
   CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
   helpCmd->add_option("COMMAND", a.helpTopic, "a command");
   for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
@@ -443,6 +450,7 @@ int main(int argc, char** argv) {
       [&]() -> int {
         if (*run) return runWith(run->remaining());
         if (*mutateCmd) return mutateWith(mutateCmd->remaining());
+        if (*compareCmd) return runWith(compareCmd->remaining(), cmdCompare);
         if (*helpCmd) return help(app, a.helpTopic);
         if (*check) return cmdCheck(a);
         if (*suite) return cmdSuite(a);

@@ -8,11 +8,13 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "checker/checker.h"
@@ -25,6 +27,10 @@
 namespace {
 
 constexpr const char* kDefaultProfile = "litmus-gpu.profile";
+// --tune --per-family: the tests of a family it tunes on, and each run's GPU budget when --budget
+// is not given. A family costs at most trials * 4 * budget of GPU time (6.4 s by default).
+constexpr size_t kTestsPerFamily = 4;
+constexpr double kFamilyBudget = 0.1;
 
 struct RunArgs {
   std::vector<std::string> paths;
@@ -34,6 +40,9 @@ struct RunArgs {
   bool tune = false, selfTest = false, profileGiven = false;
   std::string json, profile = kDefaultProfile, emitDir;
   std::string sassDir;  // --emit-sass (cli/emit_sass.cpp)
+  // campaigns (docs/gpu-runner.md, "Campaigns")
+  double budget = 0, maxTime = 0;
+  bool resume = false, perFamily = false, workerPerTest = false;
 };
 
 struct UsageError {
@@ -61,7 +70,9 @@ const char* const kDescription =
 const char* const kFooter =
     "exit: 0 every test ok (or hung where the model says it can), 1 a violation, 2 bad input or usage\n"
     "or no CUDA driver or device, 3 a test inconclusive, timed out or refused, 4 internal error\n"
-    "(the most severe wins: 4, 2, 1, 3, 0). --self-test: 0 every known answer reproduced, 1 not.";
+    "(the most severe wins: 4, 2, 1, 3, 0). --self-test: 0 every known answer reproduced, 1 not.\n"
+    "--max-time: 3 when tests were left for --resume, whatever the verdicts (the piece that finishes\n"
+    "the campaign exits with every test's). Campaigns: docs/gpu-runner.md, section 10.";
 
 // Fills `a`; returns false when the help was printed.
 bool parseRunArgs(int argc, char** argv, RunArgs& a) {
@@ -92,6 +103,21 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
       ->type_name("N");
   app.add_option("--model-timeout", modelTimeout, "seconds the model may take per test (default: no limit)")
       ->type_name("S");
+  // campaigns
+  std::string budget, maxTime;
+  app.add_option("--budget", budget, "GPU seconds per test: a test stops at -n instances or S seconds, "
+                                     "whichever comes first (--tune --per-family: per run, default 0.1)")
+      ->type_name("S");
+  app.add_option("--max-time", maxTime, "start no test after S seconds of the whole run; the rest are left "
+                                        "for --resume (exit 3)")
+      ->type_name("S");
+  app.add_flag("--resume", a.resume, "with --json FILE: skip the tests whose results FILE holds, append the "
+                                     "others (a torn last line is dropped and its test rerun)");
+  app.add_flag("--worker-per-test", a.workerPerTest,
+               "a fresh worker process and CUDA context for every test (slower; to measure the per-test "
+               "overhead the persistent worker saves)");
+  app.add_flag("--per-family", a.perFamily, "with --tune: tune a profile for each test family (YAML family:) "
+                                            "on its tests whose condition the model allows; saved as sections");
   std::vector<std::string> args(argv, argv + argc);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
   try {
@@ -108,6 +134,13 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
   if (!trials.empty()) a.trials = static_cast<int>(integer("--trials", trials, 1, 10000));
   if (!unroll.empty()) a.unroll = static_cast<int>(integer("--unroll", unroll, 0, 1000));
   if (!modelTimeout.empty()) a.modelTimeout = number("--model-timeout", modelTimeout, 1e6);
+  if (!budget.empty()) a.budget = number("--budget", budget, 1e6);
+  if (!maxTime.empty()) a.maxTime = number("--max-time", maxTime, 1e9);
+  if (a.resume && a.json.empty()) throw UsageError{"--resume needs --json FILE (the results to resume from)"};
+  if (a.perFamily && !a.tune) throw UsageError{"--per-family goes with --tune"};
+  if (a.perFamily && a.paths.empty()) throw UsageError{"--tune --per-family needs the tests to tune on"};
+  if ((a.resume || a.maxTime > 0) && (a.tune || a.selfTest || !a.emitDir.empty()))
+    throw UsageError{"--resume and --max-time are for runs of tests"};
   a.profileGiven = app.count("--profile") > 0;
   const int modes = a.tune + a.selfTest + !a.emitDir.empty() + !a.sassDir.empty();
   if (modes > 1) throw UsageError{"--tune, --self-test, --emit-ptx and --emit-sass do not go together"};
@@ -130,16 +163,16 @@ bool parseTests(const std::vector<std::string>& paths, std::vector<litmus::Test>
 }
 
 // The profile file: given, or the default one when it exists. Throws litmus::Error when bad.
-gpu::Profile loadProfile(const RunArgs& a, bool mustExist, bool& loaded) {
+gpu::ProfileSet loadProfile(const RunArgs& a, bool mustExist, bool& loaded) {
   std::ifstream in(a.profile);
   loaded = static_cast<bool>(in);
   if (!in) {
     if (mustExist) throw litmus::Error({a.profile, 0, 0}, "cannot read the profile file");
-    return gpu::Profile{};
+    return gpu::ProfileSet{};
   }
   std::stringstream text;
   text << in.rdbuf();
-  return gpu::parseProfile(text.str(), a.profile);
+  return gpu::parseProfiles(text.str(), a.profile);
 }
 
 // A refused test is verdict `refused` here too (exit 3): the runner cannot execute it.
@@ -179,34 +212,6 @@ int driverMissing() {
   return 2;
 }
 
-int runTune(const RunArgs& a, std::vector<litmus::Test> tests, const gpu::Profile& start) {
-  if (tests.empty()) tests = gpu::calibrationTests();
-  if (int rc = driverMissing()) return rc;
-  gpu::TuneOptions o;
-  o.trials = a.trials;
-  o.run.count = a.count;
-  o.run.seed = a.seed;
-  o.run.timeoutSeconds = a.timeout;
-  o.run.profile = start;
-  o.run.progress = isatty(STDERR_FILENO);
-  o.onTrial = [](int trial, const gpu::Profile&, double score) {
-    std::cout << "trial " << trial << ": " << score << " weak outcomes/s (geometric mean)\n" << std::flush;
-  };
-  const gpu::TuneResult r = gpu::tune(tests, o);
-  if (r.status != gpu::RunStatus::Ok) {
-    std::cerr << "litmus run: " << r.message << "\n";
-    return r.status == gpu::RunStatus::Timeout ? 3 : r.status == gpu::RunStatus::Error ? 4 : 2;
-  }
-  std::ofstream out(a.profile);
-  if (!(out << gpu::formatProfile(r.best))) {
-    std::cerr << a.profile << ": error: cannot write the profile\n";
-    return 2;
-  }
-  std::cout << "best: " << r.bestScore << " weak outcomes/s; profile saved to " << a.profile << "\n"
-            << gpu::formatProfile(r.best);
-  return 0;
-}
-
 runcli::Model askModel(const litmus::Test& t, const RunArgs& a) {
   checker::Options opt;
   opt.unroll = a.unroll;
@@ -224,16 +229,90 @@ gpu::RunOptions runOptions(const RunArgs& a, const gpu::Profile& profile) {
   o.count = a.count;
   o.seed = a.seed;
   o.timeoutSeconds = a.timeout;
+  o.budgetSeconds = a.budget;
   o.profile = profile;
   o.progress = isatty(STDERR_FILENO);
   return o;
 }
 
+// Writes the profile file; false (after saying why) when it cannot.
+bool saveProfiles(const RunArgs& a, const gpu::ProfileSet& set) {
+  std::ofstream out(a.profile);
+  if (!(out << gpu::formatProfiles(set))) {
+    std::cerr << a.profile << ": error: cannot write the profile\n";
+    return false;
+  }
+  return true;
+}
+
+int tuneExit(const gpu::TuneResult& r) {
+  return r.status == gpu::RunStatus::Timeout ? 3 : r.status == gpu::RunStatus::Error ? 4 : 2;
+}
+
+// --tune --per-family: each family tuned on its tests whose condition the model allows (weak
+// outcomes to look for), each run stopped by the budget, so a family costs a bounded GPU time.
+int tunePerFamily(const RunArgs& a, const std::vector<litmus::Test>& tests, gpu::ProfileSet set) {
+  std::vector<litmus::Test> useful;
+  for (const litmus::Test& t : tests)
+    if (runcli::conditionReachable(t, askModel(t, a)) == true) useful.push_back(t);
+  int rc = 0;
+  gpu::Runner runner;  // one worker for every family
+  const auto families = gpu::byFamily(useful, kTestsPerFamily);
+  for (const auto& [family, members] : families) {
+    gpu::TuneOptions o;
+    o.runner = &runner;
+    o.trials = a.trials;
+    o.run = runOptions(a, set.forFamily(family));
+    if (o.run.budgetSeconds <= 0) o.run.budgetSeconds = kFamilyBudget;
+    const gpu::TuneResult r = gpu::tune(members, o);
+    if (r.status != gpu::RunStatus::Ok) {
+      std::cerr << "litmus run: family " << family << ": " << r.message << "\n";
+      if (r.status == gpu::RunStatus::NoDriver || r.status == gpu::RunStatus::NoDevice) return 2;
+      rc = runcli::worstExit(rc, tuneExit(r));
+      continue;
+    }
+    set.families[family] = r.best;
+    std::cout << "family " << family << ": " << r.bestScore << " weak outcomes/s (geometric mean over "
+              << members.size() << " tests, " << a.trials << " trials)\n" << std::flush;
+  }
+  std::set<std::string> all;
+  for (const litmus::Test& t : tests) all.insert(litmus::familyOf(t));
+  for (const std::string& f : all)
+    if (!families.count(f))
+      std::cout << "family " << f << ": not tuned (no test whose condition the model allows)\n";
+  if (!saveProfiles(a, set)) return 2;
+  std::cout << "profiles saved to " << a.profile << "\n";
+  return rc;
+}
+
+int runTune(const RunArgs& a, std::vector<litmus::Test> tests, gpu::ProfileSet set) {
+  if (int rc = driverMissing()) return rc;
+  if (a.perFamily) return tunePerFamily(a, tests, set);
+  if (tests.empty()) tests = gpu::calibrationTests();
+  gpu::TuneOptions o;
+  o.trials = a.trials;
+  o.run = runOptions(a, set.base);
+  o.onTrial = [](int trial, const gpu::Profile&, double score) {
+    std::cout << "trial " << trial << ": " << score << " weak outcomes/s (geometric mean)\n" << std::flush;
+  };
+  const gpu::TuneResult r = gpu::tune(tests, o);
+  if (r.status != gpu::RunStatus::Ok) {
+    std::cerr << "litmus run: " << r.message << "\n";
+    return tuneExit(r);
+  }
+  set.base = r.best;  // the file's family sections are kept
+  if (!saveProfiles(a, set)) return 2;
+  std::cout << "best: " << r.bestScore << " weak outcomes/s; profile saved to " << a.profile << "\n"
+            << gpu::formatProfile(r.best);
+  return 0;
+}
+
 // Runs the test; false when the runner refused it (`refusal` says why). NoDriver and NoDevice
 // come back in r.status.
-bool runOrRefuse(const litmus::Test& t, const gpu::RunOptions& o, gpu::RunResult& r, std::string& refusal) {
+bool runOrRefuse(gpu::Runner& runner, const litmus::Test& t, const gpu::RunOptions& o, gpu::RunResult& r,
+                 std::string& refusal) {
   try {
-    r = gpu::run(t, o);
+    r = runner.run(t, o);
     return true;
   } catch (const litmus::Error& e) {
     refusal = e.what();
@@ -246,21 +325,27 @@ bool fatal(const gpu::RunResult& r) {
 }
 
 // Runs one test, prints its report and JSON line; returns its verdict (nullopt: no driver/device).
-std::optional<runcli::Verdict> runOne(const litmus::Test& t, const RunArgs& a, const gpu::RunOptions& o,
-                                      std::ostream* json) {
-  gpu::RunResult r;
-  std::string refusal;
-  if (!runOrRefuse(t, o, r, refusal)) {
-    std::cerr << refusal << "\n";
+// The model works out the allowed states while the GPU runs the test.
+std::optional<runcli::Verdict> runOne(gpu::Runner& runner, const litmus::Test& t, const RunArgs& a,
+                                      const gpu::RunOptions& o, const std::string& section, std::ostream* json,
+                                      runcli::Timing& timing) {
+  try {
+    runner.submit(t, o);
+  } catch (const litmus::Error& e) {
+    std::cerr << e.what() << "\n";
     std::cout << "Test " << t.name << ": refused\n\n" << std::flush;
-    if (json) *json << runcli::refusedJson(t, refusal).dump() << "\n";
+    if (json) *json << runcli::refusedJson(t, e.what()).dump() << "\n" << std::flush;
     return runcli::Verdict::Refused;
   }
+  const auto asked = std::chrono::steady_clock::now();
+  const runcli::Model model = askModel(t, a);
+  const double modelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+  const gpu::RunResult r = runner.collect();
   if (fatal(r)) {
     std::cerr << "litmus run: " << r.message << "\n";
     return std::nullopt;
   }
-  const runcli::Model model = askModel(t, a);
+  timing.add(r, modelSeconds);
   const runcli::Judgement j = runcli::judge(t, r, model);
   if (r.status == gpu::RunStatus::Ok)
     runcli::printRun(std::cout, t, r, model, j, o.seed);
@@ -268,34 +353,70 @@ std::optional<runcli::Verdict> runOne(const litmus::Test& t, const RunArgs& a, c
     std::cout << "Test " << t.name << ": " << runcli::verdictWord(j.verdict) << ": " << r.message
               << (j.reason == r.message ? "" : "; " + j.reason) << "\n\n";
   std::cout << std::flush;
-  if (json) *json << runcli::runJson(t, r, model, j, o.seed).dump() << "\n" << std::flush;
+  if (json) {
+    nlohmann::ordered_json line = runcli::runJson(t, r, model, j, o.seed);
+    line["profile"] = section;
+    line["budget"] = o.budgetSeconds > 0 ? nlohmann::ordered_json(o.budgetSeconds) : nlohmann::ordered_json(nullptr);
+    *json << line.dump() << "\n" << std::flush;
+  }
   return j.verdict;
 }
 
-int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::Profile& profile,
-           bool loaded) {
-  if (int rc = driverMissing()) return rc;
-  if (loaded) std::cout << "Profile " << a.profile << "\n\n";
-  std::ofstream jsonFile;
-  if (!a.json.empty()) {
-    jsonFile.open(a.json);
-    if (!jsonFile) throw UsageError{"cannot write " + a.json};
-  }
-  const gpu::RunOptions o = runOptions(a, profile);
-  std::map<runcli::Verdict, int> verdicts;
-  int rc = 0;
-  for (const litmus::Test& t : tests) {
-    const std::optional<runcli::Verdict> v = runOne(t, a, o, a.json.empty() ? nullptr : &jsonFile);
-    if (!v) return 2;
-    ++verdicts[*v];
-    rc = runcli::worstExit(rc, runcli::exitCode(*v));
-  }
-  std::cout << "Summary: " << tests.size() << " tests:";
+void printSummary(size_t tests, std::map<runcli::Verdict, int>& verdicts) {
+  std::cout << "Summary: " << tests << " tests:";
   for (runcli::Verdict v : {runcli::Verdict::Ok, runcli::Verdict::Violation, runcli::Verdict::Inconclusive,
                             runcli::Verdict::Hung, runcli::Verdict::Timeout, runcli::Verdict::Refused,
                             runcli::Verdict::Error})
     std::cout << (v == runcli::Verdict::Ok ? " " : ", ") << verdicts[v] << " " << runcli::verdictWord(v);
   std::cout << "\n";
+}
+
+int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::ProfileSet& profiles,
+           bool loaded) {
+  if (int rc = driverMissing()) return rc;
+  if (loaded) std::cout << "Profile " << a.profile << "\n\n";
+  runcli::Earlier earlier;
+  if (a.resume) earlier = runcli::readEarlier(a.json);  // drops a torn last line from the file
+  std::ofstream jsonFile;
+  if (!a.json.empty()) {
+    jsonFile.open(a.json, a.resume ? std::ios::app : std::ios::trunc);
+    if (!jsonFile) throw UsageError{"cannot write " + a.json};
+  }
+  std::map<runcli::Verdict, int> verdicts;
+  int rc = 0;
+  size_t skipped = 0, left = 0;
+  gpu::Runner runner(a.workerPerTest);
+  runcli::Timing timing;
+  const auto start = std::chrono::steady_clock::now();
+  for (const litmus::Test& t : tests) {
+    if (const auto done = earlier.find(t)) {
+      ++skipped;
+      ++verdicts[*done];
+      rc = runcli::worstExit(rc, runcli::exitCode(*done));
+      continue;
+    }
+    if (a.maxTime > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= a.maxTime) {
+      ++left;
+      continue;
+    }
+    std::string section;
+    const gpu::RunOptions o = runOptions(a, profiles.forFamily(litmus::familyOf(t), &section));
+    const std::optional<runcli::Verdict> v = runOne(runner, t, a, o, section, a.json.empty() ? nullptr : &jsonFile, timing);
+    if (!v) return 2;
+    ++verdicts[*v];
+    rc = runcli::worstExit(rc, runcli::exitCode(*v));
+  }
+  if (a.resume) std::cout << "Resumed: " << skipped << " tests already in " << a.json << "\n";
+  timing.print(std::cout, runner.workersStarted());
+  printSummary(tests.size() - left, verdicts);
+  if (left) {
+    std::cerr << "litmus run: --max-time " << a.maxTime << " s reached: " << left << " of " << tests.size()
+              << " tests not run; run the same command with --resume" << (a.resume ? "" : " (and --json)")
+              << " to go on\n";
+    // 3 whatever the verdicts so far, so that a script knows to go on; they are in the JSON, and
+    // the piece that finishes the campaign exits with the verdicts of every test
+    rc = 3;
+  }
   return rc;
 }
 
@@ -303,7 +424,8 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
 
 // One known-answer test: the model must allow exactly one state and no hang; every instance of
 // the run must show that state. Returns 0 pass, 1 fail, 4 the self-test itself is broken.
-int selfTestOne(const litmus::Test& t, const RunArgs& a, const gpu::RunOptions& o, bool& fatalError) {
+int selfTestOne(gpu::Runner& runner, const litmus::Test& t, const RunArgs& a, const gpu::RunOptions& o,
+                bool& fatalError) {
   const std::string name = t.name + " (" + gpu::placementSummary(t) + ")";
   const runcli::Model model = askModel(t, a);
   if (model.kind != runcli::Model::Kind::Decided || model.allowed.size() != 1 || !model.hang.empty()) {
@@ -315,7 +437,7 @@ int selfTestOne(const litmus::Test& t, const RunArgs& a, const gpu::RunOptions& 
   const litmus::State& forced = model.allowed.front();
   gpu::RunResult r;
   std::string refusal;
-  if (!runOrRefuse(t, o, r, refusal)) {
+  if (!runOrRefuse(runner, t, o, r, refusal)) {
     std::cout << "BROKEN " << name << ": refused: " << refusal << "\n";
     return 4;
   }
@@ -350,6 +472,7 @@ int selfTestOne(const litmus::Test& t, const RunArgs& a, const gpu::RunOptions& 
 int runSelfTest(const RunArgs& a, const gpu::Profile& profile) {
   if (int rc = driverMissing()) return rc;
   const gpu::RunOptions o = runOptions(a, profile);
+  gpu::Runner runner;
   std::cout << "Self-test: " << gpu::selfTestSources().size() << " known-answer tests, " << a.count
             << " instances each, seed " << a.seed << "\n";
   int rc = 0, passed = 0, total = 0;
@@ -357,7 +480,7 @@ int runSelfTest(const RunArgs& a, const gpu::Profile& profile) {
     bool fatalError = false;
     int one = 4;
     try {
-      one = selfTestOne(litmus::parseYaml(s.yaml, s.path), a, o, fatalError);
+      one = selfTestOne(runner, litmus::parseYaml(s.yaml, s.path), a, o, fatalError);
     } catch (const litmus::Error& e) {  // an embedded test that does not parse: ours to fix
       std::cout << "BROKEN " << s.path << ": " << e.what() << "\n";
     }
@@ -381,10 +504,10 @@ int cmdRun(int argc, char** argv) {
     if (!a.emitDir.empty()) return emitPtx(a, tests);
     if (!a.sassDir.empty()) return runcli::emitSass(a.sassDir, tests);
     bool loaded = false;
-    const gpu::Profile profile = loadProfile(a, a.profileGiven && !a.tune, loaded);
-    if (a.tune) return runTune(a, tests, profile);
-    if (a.selfTest) return runSelfTest(a, profile);
-    return runAll(a, tests, profile, loaded);
+    const gpu::ProfileSet profiles = loadProfile(a, a.profileGiven && !a.tune, loaded);
+    if (a.tune) return runTune(a, tests, profiles);
+    if (a.selfTest) return runSelfTest(a, profiles.base);
+    return runAll(a, tests, profiles, loaded);
   } catch (const UsageError& e) {
     std::cerr << "litmus run: " << e.message << "\n(`litmus run --help` lists the options)\n";
     return 2;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,39 @@ void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& 
 // One JSON object per test (docs/gpu-runner.md lists the keys).
 nlohmann::ordered_json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& model,
                        const Judgement& j, uint64_t seed);
+// Can the condition's body hold in a state the model allows (a weak outcome worth looking for)?
+// nullopt when the model cannot say.
+std::optional<bool> conditionReachable(const litmus::Test& test, const Model& model);
+// The word's verdict ("ok", ...); nullopt for another word.
+std::optional<Verdict> verdictOf(const std::string& word);
+
+// --resume (cli/run_campaign.cpp): the results a JSON file of an earlier run holds, by test name
+// and file.
+class Earlier {
+ public:
+  std::optional<Verdict> find(const litmus::Test& test) const;
+  void add(const std::string& test, const std::string& file, Verdict v) { done_[{test, file}] = v; }
+  size_t size() const { return done_.size(); }
+
+ private:
+  std::map<std::pair<std::string, std::string>, Verdict> done_;
+};
+// Reads the JSON lines of `path` (none when it does not exist). A last line without its newline
+// or that is not JSON (a run killed while writing it) is cut off the file, so that its test runs
+// again and appending continues after the last whole line. Throws litmus::Error
+// ("FILE:LINE:1: error: ...") for a bad line elsewhere.
+Earlier readEarlier(const std::string& path);
+
+// Where the time of a run's tests went (docs/performance.md, per-test overhead): GPU time, the
+// driver's JIT and the rest, as means over the tests that ran to the end; and the model's time.
+struct Timing {
+  int tests = 0, fresh = 0;
+  double gpu = 0, jit = 0, overhead = 0, overheadFresh = 0, model = 0;
+  void add(const gpu::RunResult& r, double modelSeconds);
+  // "Timing: ..." (nothing when no test ran).
+  void print(std::ostream& os, int workers) const;
+};
+
 // A test the runner refused: its verdict object.
 nlohmann::ordered_json refusedJson(const litmus::Test& test, const std::string& reason);
 const char* statusWord(gpu::RunStatus);

@@ -54,14 +54,9 @@ std::vector<std::string> threadNames(const litmus::Test& test, uint64_t mask) {
   return out;
 }
 
-// Does some state the model allows satisfy the condition's body (a weak outcome worth looking
-// for)? null when the model cannot say.
 Json conditionAllowed(const litmus::Test& test, const Model& m) {
-  const bool some = std::any_of(m.allowed.begin(), m.allowed.end(), [&](const litmus::State& s) {
-    return litmus::evalCondition(test.condition, test.observed, s);
-  });
-  if (m.kind == Model::Kind::Decided || (m.kind == Model::Kind::Bounded && some)) return some;
-  return nullptr;
+  const std::optional<bool> a = conditionReachable(test, m);
+  return a ? Json(*a) : Json(nullptr);
 }
 
 bool seen(const gpu::RunResult& r, const litmus::State& s) {
@@ -95,6 +90,21 @@ std::vector<std::string> doubts(const gpu::RunResult& r, const Model& model, con
 }
 
 }  // namespace
+
+std::optional<bool> conditionReachable(const litmus::Test& test, const Model& m) {
+  const bool some = std::any_of(m.allowed.begin(), m.allowed.end(), [&](const litmus::State& s) {
+    return litmus::evalCondition(test.condition, test.observed, s);
+  });
+  if (m.kind == Model::Kind::Decided || (m.kind == Model::Kind::Bounded && some)) return some;
+  return std::nullopt;
+}
+
+std::optional<Verdict> verdictOf(const std::string& word) {
+  for (Verdict v : {Verdict::Ok, Verdict::Violation, Verdict::Inconclusive, Verdict::Hung, Verdict::Timeout,
+                    Verdict::Refused, Verdict::Error})
+    if (word == verdictWord(v)) return v;
+  return std::nullopt;
+}
 
 Model modelOf(const litmus::Test& test, const litmus::Outcome* outcome, const std::string& refusal) {
   (void)test;
@@ -260,6 +270,7 @@ Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& mod
   Json o;
   o["test"] = test.name;
   o["file"] = test.file;
+  o["family"] = litmus::familyOf(test);
   o["verdict"] = verdictWord(j.verdict);
   o["reason"] = j.reason;
   o["status"] = statusWord(r.status);
@@ -269,6 +280,10 @@ Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& mod
   o["instances"] = r.instances;
   o["launches"] = r.launches;
   o["seconds"] = r.seconds;
+  o["stoppedBy"] = r.status != gpu::RunStatus::Ok ? Json(nullptr) : Json(r.stoppedByBudget ? "budget" : "count");
+  o["jitSeconds"] = r.jitSeconds;
+  o["overheadSeconds"] = r.overheadSeconds;
+  o["freshWorker"] = r.freshWorker;
   o["notRecorded"] = r.notRecordedCount();
   o["overflow"] = r.overflow;
   o["model"] = modelWord(model.kind);
@@ -305,6 +320,7 @@ Json refusedJson(const litmus::Test& test, const std::string& reason) {
   Json o;
   o["test"] = test.name;
   o["file"] = test.file;
+  o["family"] = litmus::familyOf(test);
   o["verdict"] = verdictWord(Verdict::Refused);
   o["reason"] = reason;
   o["status"] = "refused";

@@ -36,6 +36,7 @@ bool load(Api& api, std::string& why) {
             bind(api.lib, api.cuCtxSynchronize, "cuCtxSynchronize", true, why) &&
             bind(api.lib, api.cuModuleLoadDataEx, "cuModuleLoadDataEx", true, why) &&
             bind(api.lib, api.cuModuleGetFunction, "cuModuleGetFunction", true, why) &&
+            bind(api.lib, api.cuModuleUnload, "cuModuleUnload", false, why) &&
             bind(api.lib, api.cuMemAlloc, "cuMemAlloc_v2", true, why) &&
             bind(api.lib, api.cuMemFree, "cuMemFree_v2", true, why) &&
             bind(api.lib, api.cuMemsetD8, "cuMemsetD8_v2", true, why) &&

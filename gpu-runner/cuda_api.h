@@ -89,6 +89,8 @@ struct Api {
   CUresult (*cuCtxSynchronize)() = nullptr;
   CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
+  // A worker runs test after test in one context: each test's module is unloaded after it.
+  CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t) = nullptr;                // cuMemAlloc_v2
   CUresult (*cuMemFree)(CUdeviceptr) = nullptr;                          // cuMemFree_v2
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;  // cuMemsetD8_v2

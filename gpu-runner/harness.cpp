@@ -13,10 +13,10 @@
 
 namespace gpu {
 
-namespace {
-
 using cuda::CUdeviceptr;
 using cuda::CUresult;
+
+namespace {
 
 // A failed driver call ends the run with its name and the driver's error.
 struct DriverError {
@@ -24,19 +24,38 @@ struct DriverError {
   std::string message;
 };
 
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+// The driver and the context (open), and one job's module and buffers (load, alloc...,
+// release), so that a worker keeps the context across tests.
 class Device {
  public:
   Device() = default;
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
   ~Device() {
+    release();
+    cuda::unload(api_);
+  }
+
+  // Frees the job's buffers and unloads its module: the next job starts with none of them.
+  void release() {
     for (CUdeviceptr p : allocations_) api_.cuMemFree(p);
     for (const auto& [p, bytes] : reserved_) {
       api_.cuMemUnmap(p, bytes);
       api_.cuMemAddressFree(p, bytes);
     }
     for (cuda::CUmemGenericAllocationHandle h : handles_) api_.cuMemRelease(h);
-    cuda::unload(api_);
+    allocations_.clear();
+    reserved_.clear();
+    handles_.clear();
+    if (module_ && api_.cuModuleUnload) api_.cuModuleUnload(module_);
+    module_ = nullptr;
+    test_ = tally_ = nullptr;
   }
 
   void open() {
@@ -163,16 +182,14 @@ class Device {
   // encoded with its dims and box over 32-bit elements, dense row-major strides, no swizzle or
   // interleave, zero fill out of bounds. `somewhere` is a valid global address for the encoding;
   // the tally points every instance's copy at its own slot of the tensor.
-  void uploadTensorMaps(const litmus::Test& test, const Plan& plan, CUdeviceptr somewhere) {
+  void uploadTensorMaps(const std::vector<Job::TensorMap>& maps, CUdeviceptr somewhere) {
     std::vector<uint64_t> words;
-    for (size_t v = 0; v < plan.locs.size(); ++v) {
-      if (plan.locs[v].tensorMap < 0) continue;
+    for (const Job::TensorMap& l : maps) {
       if (!api_.cuTensorMapEncodeTiled || !api_.cuModuleGetGlobal || !api_.cuMemcpyHtoD)
         throw DriverError{RunStatus::Error, "the CUDA driver has no cuTensorMapEncodeTiled"};
-      const litmus::Location& l = test.locations[v];
-      const auto rank = static_cast<uint32_t>(l.tensorDims.size());
-      std::vector<uint64_t> dims(l.tensorDims.begin(), l.tensorDims.end()), strides;
-      std::vector<uint32_t> box(l.tensorBox.begin(), l.tensorBox.end()), ones(rank, 1);
+      const auto rank = static_cast<uint32_t>(l.dims.size());
+      std::vector<uint64_t> dims(l.dims.begin(), l.dims.end()), strides;
+      std::vector<uint32_t> box(l.box.begin(), l.box.end()), ones(rank, 1);
       uint64_t stride = 4;
       for (uint32_t i = 0; i + 1 < rank; ++i) strides.push_back(stride *= dims[i]);
       if (strides.empty()) strides.push_back(16);  // rank 1: none is read, but the driver wants an array
@@ -220,29 +237,30 @@ class Device {
   }
 };
 
+namespace {
+
 struct Buffers {
   CUdeviceptr loc[2] = {0, 0}, res = 0, shout = 0, spin = 0, scratch = 0, table = 0;
   uint64_t tableBytes = 0;
   uint64_t aliasSpan = 0;  // tests with aliases: where the second mapping of the locations starts
 };
 
-bool hasAliases(const Plan& plan) {
-  return std::any_of(plan.locs.begin(), plan.locs.end(), [](const LocPlan& l) { return l.aliasOf >= 0; });
-}
+// The histogram table's entry (ptx_gen.h): a header, the observed values and two masks.
+int entryBytes(int observed) { return 16 + 8 * (observed + 2); }
 
-Buffers allocate(Device& d, const Plan& plan, const RunOptions& o) {
+Buffers allocate(Device& d, const Job& job, const Shape& shape, const RunOptions& o) {
   Buffers b;
-  const uint64_t n = maxInstances(plan.shape, o.profile);
+  const uint64_t n = maxInstances(shape, o.profile);
   for (CUdeviceptr& loc : b.loc)
-    loc = hasAliases(plan) ? d.allocTwice(locationBytes(plan.shape, o.profile), b.aliasSpan)
-                           : d.alloc(locationBytes(plan.shape, o.profile));
+    loc = job.aliases ? d.allocTwice(locationBytes(shape, o.profile), b.aliasSpan)
+                      : d.alloc(locationBytes(shape, o.profile));
   if (b.aliasSpan > UINT32_MAX)
     throw DriverError{RunStatus::Error, "the location buffer is too large for an alias offset"};
-  b.res = d.alloc(n * static_cast<uint64_t>(std::max(1, plan.regResults)) * kResultSlotBytes);
-  b.shout = d.alloc(n * static_cast<uint64_t>(std::max(1, plan.sharedResults)) * kResultSlotBytes);
+  b.res = d.alloc(n * static_cast<uint64_t>(std::max(1, job.regResults)) * kResultSlotBytes);
+  b.shout = d.alloc(n * static_cast<uint64_t>(std::max(1, job.sharedResults)) * kResultSlotBytes);
   b.spin = d.alloc(n * 4);
   b.scratch = d.alloc(kScratchBytes);
-  b.tableBytes = static_cast<uint64_t>(kTableEntries) * static_cast<uint64_t>(tableEntryBytes(plan)) + 8;
+  b.tableBytes = static_cast<uint64_t>(kTableEntries) * static_cast<uint64_t>(entryBytes(job.observed)) + 8;
   b.table = d.alloc(b.tableBytes);
   return b;
 }
@@ -256,18 +274,48 @@ void launchTally(Device& d, Buffers& b, CUdeviceptr cur, CUdeviceptr next, uint3
   d.launch(d.tallyKernel(), static_cast<uint32_t>((threads + 255) / 256), 256, 0, args);
 }
 
-void launchLoop(Device& d, Buffers& b, const Plan& plan, const litmus::Test& test, const RunOptions& o,
-                RunResult& r) {
+// With a budget, the launch queue is drained now and then so that the clock says how much GPU time
+// has passed: each batch queues about an eighth of the budget (never more than what is left), so
+// a run ends within a launch or so of its budget and the pipeline stalls a few times only.
+class BudgetClock {
+ public:
+  BudgetClock(double budget, std::chrono::steady_clock::time_point start) : budget_(budget), start_(start) {}
+  bool checkNow(uint64_t launches) const { return budget_ > 0 && launches == next_; }
+  // After a synchronize: false when the budget is spent; else plans the next batch.
+  bool carryOn(uint64_t launches) {
+    const double spent = since(start_);
+    if (spent >= budget_) return false;
+    const double perLaunch = spent / static_cast<double>(std::max<uint64_t>(1, launches));
+    const double ahead = std::min(budget_ - spent, budget_ / 8);
+    next_ = launches + std::max<uint64_t>(1, static_cast<uint64_t>(ahead / std::max(perLaunch, 1e-7)));
+    return true;
+  }
+
+ private:
+  double budget_;
+  std::chrono::steady_clock::time_point start_;
+  uint64_t next_ = 1;  // the first look comes after one launch, which also warms the GPU up
+};
+
+void launchLoop(Device& d, Buffers& b, const Job& job, const Shape& shape, const RunOptions& o, RunResult& r) {
   Rng rng(o.seed);
-  Launch none{}, cur = drawLaunch(plan.shape, o.profile, rng);
+  Launch none{}, cur = drawLaunch(shape, o.profile, rng);
   cur.words[kAliasSpan] = static_cast<uint32_t>(b.aliasSpan);
   cur.words[kEpoch] = 1;
   launchTally(d, b, b.loc[1], b.loc[0], kTallyInit, none, cur);
   d.synchronize();
   const auto start = std::chrono::steady_clock::now();
   auto lastProgress = start;
+  BudgetClock budget(o.budgetSeconds, start);
   for (uint64_t e = 0; r.instances < o.count; ++e) {
-    Launch next = drawLaunch(plan.shape, o.profile, rng);
+    if (budget.checkNow(e)) {
+      d.synchronize();
+      if (!budget.carryOn(e)) {
+        r.stoppedByBudget = true;
+        break;
+      }
+    }
+    Launch next = drawLaunch(shape, o.profile, rng);
     next.words[kAliasSpan] = static_cast<uint32_t>(b.aliasSpan);
     // Launches are numbered from 1 (the sentinel is 0); 2^32 - 1 launches are far beyond any run.
     next.words[kEpoch] = static_cast<uint32_t>(std::max<uint64_t>(1, (e + 2) & 0xffffffffu));
@@ -275,10 +323,10 @@ void launchLoop(Device& d, Buffers& b, const Plan& plan, const litmus::Test& tes
     void* args[] = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data()};
     // one launch per grid, in the test's launch order, in one stream (plan.h); the tally after
     // the last one reads every grid's results
-    for (size_t g = 0; g < plan.gridProgrammatic.size(); ++g) {
+    for (size_t g = 0; g < job.gridProgrammatic.size(); ++g) {
       cur.words[kGrid] = static_cast<uint32_t>(g);
-      d.launch(d.testKernel(), cur.blocks, cur.threads, plan.shape.clusterLaunch ? plan.shape.clusterSize : 0,
-               args, plan.gridProgrammatic[g]);
+      d.launch(d.testKernel(), cur.blocks, cur.threads, shape.clusterLaunch ? shape.clusterSize : 0, args,
+               job.gridProgrammatic[g]);
     }
     launchTally(d, b, here, there, kTallyRead | kTallyInit, cur, next);
     r.instances += cur.instances;
@@ -287,19 +335,19 @@ void launchLoop(Device& d, Buffers& b, const Plan& plan, const litmus::Test& tes
     const auto now = std::chrono::steady_clock::now();
     if (o.progress && now - lastProgress > std::chrono::milliseconds(500)) {
       lastProgress = now;
-      std::cerr << "\r\033[K" << test.name << ": " << r.instances << " / " << o.count << " instances queued"
+      std::cerr << "\r\033[K" << job.name << ": " << r.instances << " / " << o.count << " instances queued"
                 << std::flush;
     }
   }
   d.synchronize();
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.seconds = since(start);
   if (o.progress) std::cerr << "\r\033[K" << std::flush;
 }
 
 }  // namespace
 
-void readTable(const std::vector<unsigned char>& table, const Plan& plan, RunResult& r) {
-  const size_t entry = static_cast<size_t>(tableEntryBytes(plan)), m = plan.observed.size();
+void readTable(const std::vector<unsigned char>& table, int observed, RunResult& r) {
+  const size_t entry = static_cast<size_t>(entryBytes(observed)), m = static_cast<size_t>(observed);
   std::map<litmus::State, uint64_t> counts;
   std::map<std::tuple<litmus::State, uint64_t, uint64_t>, uint64_t> missing;
   uint64_t total = 0;
@@ -333,32 +381,59 @@ void readTable(const std::vector<unsigned char>& table, const Plan& plan, RunRes
   }
 }
 
-RunResult runOnDevice(const litmus::Test& test, Plan plan, const std::string& ptx,
-                      const RunOptions& options) {
+Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const RunOptions& options) {
+  Job j;
+  j.name = test.name;
+  j.ptx = std::move(ptx);
+  j.shape = plan.shape;
+  j.aliases = std::any_of(plan.locs.begin(), plan.locs.end(), [](const LocPlan& l) { return l.aliasOf >= 0; });
+  j.regResults = plan.regResults;
+  j.sharedResults = plan.sharedResults;
+  j.observed = static_cast<int>(plan.observed.size());
+  j.gridProgrammatic = plan.gridProgrammatic;
+  for (size_t v = 0; v < plan.locs.size(); ++v)
+    if (plan.locs[v].tensorMap >= 0)
+      j.tensorMaps.push_back({test.locations[v].name, test.locations[v].tensorDims, test.locations[v].tensorBox});
+  j.options = options;
+  return j;
+}
+
+Session::Session() : device_(std::make_unique<Device>()) {}
+Session::~Session() = default;
+
+RunResult Session::run(const Job& job) {
   RunResult r;
+  const RunOptions& options = job.options;
+  Shape shape = job.shape;
   try {
-    Device d;
-    d.open();
+    if (!open_) {
+      device_->open();
+      open_ = true;
+    }
+    Device& d = *device_;
     r.device = d.name();
-    d.load(ptx);
-    const uint32_t threads = blockThreads(plan.shape, options.profile);
-    const uint32_t resident = d.residentClusters(plan.shape, threads);
+    const auto jit = std::chrono::steady_clock::now();
+    d.load(job.ptx);
+    r.jitSeconds = since(jit);
+    const uint32_t threads = blockThreads(shape, options.profile);
+    const uint32_t resident = d.residentClusters(shape, threads);
     // Stressing blocks share the GPU with the testing ones; both must be resident together.
-    plan.shape.maxTestClusters =
-        std::max<uint32_t>(static_cast<uint32_t>(plan.shape.roles),
+    shape.maxTestClusters =
+        std::max<uint32_t>(static_cast<uint32_t>(shape.roles),
                            static_cast<uint32_t>(uint64_t{resident} * 100 /
                                                  (100 + static_cast<uint64_t>(options.profile.stressPct))));
-    Buffers b = allocate(d, plan, options);
-    d.uploadTensorMaps(test, plan, b.loc[0]);
-    launchLoop(d, b, plan, test, options, r);
+    Buffers b = allocate(d, job, shape, options);
+    d.uploadTensorMaps(job.tensorMaps, b.loc[0]);
+    launchLoop(d, b, job, shape, options, r);
     r.status = RunStatus::Ok;
     std::vector<unsigned char> table(b.tableBytes);
     d.copyOut(table.data(), b.table, table.size());
-    readTable(table, plan, r);
+    readTable(table, job.observed, r);
   } catch (const DriverError& e) {
     r.status = e.status;
     r.message = e.message;
   }
+  if (open_) device_->release();
   return r;
 }
 

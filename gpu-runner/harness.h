@@ -1,7 +1,9 @@
 // The device side of a run (private to gpu-runner): driver, module, buffers and the launch loop.
-// It runs in the watchdog's child process (runner.cpp), which owns the CUDA context.
+// It runs in the runner's worker process (runner.cpp), which owns the CUDA context and keeps it
+// from one test to the next.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,10 +12,44 @@
 
 namespace gpu {
 
-RunResult runOnDevice(const litmus::Test& test, Plan plan, const std::string& ptx, const RunOptions& options);
+// What the device side needs of a test: its module and the sizes its plan gives. It travels from
+// the runner to its worker as text (runner.cpp), so it holds no pointers and no Test.
+struct Job {
+  std::string name;  // progress lines
+  std::string ptx;
+  Shape shape;
+  bool aliases = false;  // some location is a generic alias: buffers are mapped twice
+  int regResults = 0, sharedResults = 0;
+  int observed = 0;  // observed terms: the histogram key's width
+  std::vector<bool> gridProgrammatic{false};
+  struct TensorMap {  // a template of the module's lt_tmap, in order (ptx_body_tensor.cpp)
+    std::string name;
+    std::vector<int64_t> dims, box;
+  };
+  std::vector<TensorMap> tensorMaps;
+  RunOptions options;
+};
+Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const RunOptions& options);
+
+class Device;
+// The driver and one CUDA context, opened by the first job and kept for the following ones; each
+// job loads its module and buffers and releases them when it ends. After a job that did not end
+// Ok the context may be unusable (a sticky error), so the worker does not run another one.
+class Session {
+ public:
+  Session();
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  RunResult run(const Job& job);
+
+ private:
+  std::unique_ptr<Device> device_;
+  bool open_ = false;
+};
 
 // The histogram table as copied back from the GPU (ptx_gen.h) into r's histogram, not-recorded
 // entries and overflow; r.status becomes Error when the counts do not add up to r.instances.
-void readTable(const std::vector<unsigned char>& table, const Plan& plan, RunResult& r);
+void readTable(const std::vector<unsigned char>& table, int observed, RunResult& r);
 
 }  // namespace gpu

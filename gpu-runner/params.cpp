@@ -119,46 +119,97 @@ std::string formatProfile(const Profile& p) {
   return os.str();
 }
 
-Profile parseProfile(const std::string& text, const std::string& file) {
-  Profile p;
+namespace {
+
+// One "key = value" line (comments stripped, not blank) into p.
+void parseProfileLine(const std::string& body, const std::string& file, int lineNo, size_t start, Profile& p) {
+  const size_t eq = body.find('=');
+  const litmus::SourceLoc at{file, lineNo, static_cast<int>(start) + 1};
+  if (eq == std::string::npos) throw litmus::Error(at, "expected 'key = value'");
+  std::string key = body.substr(start, eq - start);
+  key.erase(key.find_last_not_of(" \t") + 1);
+  const Field* field = nullptr;
+  for (const Field& f : kFields)
+    if (key == f.name) field = &f;
+  if (!field) throw litmus::Error(at, "unknown profile key '" + key + "'");
+  std::string value = body.substr(eq + 1);
+  const size_t vs = value.find_first_not_of(" \t");
+  value = vs == std::string::npos ? "" : value.substr(vs);
+  value.erase(value.find_last_not_of(" \t\r") + 1);
+  const litmus::SourceLoc vat{file, lineNo, static_cast<int>(eq + 1 + (vs == std::string::npos ? 0 : vs)) + 1};
+  size_t used = 0;
+  long v = 0;
+  try {
+    v = std::stol(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (value.empty() || used != value.size() || v < field->min || v > field->max)
+    throw litmus::Error(vat, "bad value '" + value + "' for " + key + " (" + std::to_string(field->min) + ".." +
+                                 std::to_string(field->max) + ")");
+  p.*field->member = static_cast<int>(v);
+}
+
+void checkProfile(const Profile& p, const std::string& file, const std::string& section) {
+  const std::string where = section.empty() ? "" : " (section [family " + section + "])";
+  if (p.threadsPerBlock % 32 != 0)
+    throw litmus::Error({file, 0, 0}, "threadsPerBlock must be a multiple of 32" + where);
+  if (!powerOfTwo(p.stressLineBytes))
+    throw litmus::Error({file, 0, 0}, "stressLineBytes must be a power of two" + where);
+}
+
+constexpr const char* kSection = "[family ";
+
+}  // namespace
+
+ProfileSet parseProfiles(const std::string& text, const std::string& file) {
+  ProfileSet set;
+  Profile* current = &set.base;
+  std::string section;
   std::istringstream in(text);
   std::string line;
   for (int lineNo = 1; std::getline(in, line); ++lineNo) {
     const std::string body = line.substr(0, line.find('#'));
-    const size_t eq = body.find('=');
     const size_t start = body.find_first_not_of(" \t\r");
     if (start == std::string::npos) continue;
-    const litmus::SourceLoc at{file, lineNo, static_cast<int>(start) + 1};
-    if (eq == std::string::npos) throw litmus::Error(at, "expected 'key = value'");
-    std::string key = body.substr(start, eq - start);
-    key.erase(key.find_last_not_of(" \t") + 1);
-    const Field* field = nullptr;
-    for (const Field& f : kFields)
-      if (key == f.name) field = &f;
-    if (!field) throw litmus::Error(at, "unknown profile key '" + key + "'");
-    std::string value = body.substr(eq + 1);
-    const size_t vs = value.find_first_not_of(" \t");
-    value = vs == std::string::npos ? "" : value.substr(vs);
-    value.erase(value.find_last_not_of(" \t\r") + 1);
-    const litmus::SourceLoc vat{file, lineNo,
-                                static_cast<int>(eq + 1 + (vs == std::string::npos ? 0 : vs)) + 1};
-    size_t used = 0;
-    long v = 0;
-    try {
-      v = std::stol(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
+    if (body[start] != '[') {
+      parseProfileLine(body, file, lineNo, start, *current);
+      continue;
     }
-    if (value.empty() || used != value.size() || v < field->min || v > field->max)
-      throw litmus::Error(vat, "bad value '" + value + "' for " + key + " (" + std::to_string(field->min) +
-                                   ".." + std::to_string(field->max) + ")");
-    p.*field->member = static_cast<int>(v);
+    std::string header = body.substr(start);
+    header.erase(header.find_last_not_of(" \t\r") + 1);
+    const size_t n = std::string(kSection).size();
+    if (header.compare(0, n, kSection) != 0 || header.back() != ']' || header.size() <= n + 1)
+      throw litmus::Error({file, lineNo, static_cast<int>(start) + 1}, "expected a section '[family NAME]'");
+    if (current != &set.base) checkProfile(*current, file, section);
+    section = header.substr(n, header.size() - n - 1);
+    if (set.families.count(section))
+      throw litmus::Error({file, lineNo, static_cast<int>(start) + 1}, "a second section for family '" + section + "'");
+    current = &(set.families[section] = set.base);  // a section starts from the default profile
   }
-  if (p.threadsPerBlock % 32 != 0)
-    throw litmus::Error({file, 0, 0}, "threadsPerBlock must be a multiple of 32");
-  if (!powerOfTwo(p.stressLineBytes))
-    throw litmus::Error({file, 0, 0}, "stressLineBytes must be a power of two");
-  return p;
+  checkProfile(set.base, file, "");
+  if (current != &set.base) checkProfile(*current, file, section);
+  return set;
+}
+
+Profile parseProfile(const std::string& text, const std::string& file) { return parseProfiles(text, file).base; }
+
+const Profile& ProfileSet::forFamily(const std::string& family, std::string* section) const {
+  const auto it = families.find(family);
+  if (section) *section = it == families.end() ? "default" : family;
+  return it == families.end() ? base : it->second;
+}
+
+std::string formatProfiles(const ProfileSet& set) {
+  std::string out = formatProfile(set.base);
+  if (set.families.empty()) return out;
+  out += "# Per-family profiles (`litmus run --tune --per-family`): a test of family NAME runs with its\n"
+         "# section; a section's keys start from the default profile above.\n";
+  for (const auto& [family, p] : set.families) {
+    out += std::string("\n") + kSection + family + "]\n";
+    for (const Field& f : kFields) out += std::string(f.name) + " = " + std::to_string(p.*f.member) + "\n";
+  }
+  return out;
 }
 
 Profile randomProfile(Rng& rng) {

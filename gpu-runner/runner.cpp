@@ -1,16 +1,23 @@
-// The watchdog: each test runs in a forked child that owns the CUDA context and sends its result
-// back through a pipe. A child that does not finish in time is killed; the driver tears its
-// context down with it, hung kernels included, and the next test starts on a clean GPU.
+// The watchdog and the worker. Tests run in a child process (the worker) that owns the CUDA context
+// and runs test after test: the parent sends each test's Job through a socket and reads the
+// result back. A worker that does not answer in time is killed; the driver tears its context down
+// with it, hung kernels included, and the next test starts in a fresh worker on a clean GPU. A
+// worker whose test did not end Ok (a driver error, a failed launch: the context may be broken)
+// exits by itself after sending its result, for the same reason.
 #include "gpu-runner/runner.h"
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -72,7 +79,8 @@ std::string serialize(const RunResult& r) {
   std::ostringstream os;
   os << "status " << static_cast<int>(r.status) << "\nmessage " << escape(r.message) << "\ndevice "
      << escape(r.device) << "\ninstances " << r.instances << "\nlaunches " << r.launches << "\noverflow "
-     << r.overflow << "\nseconds " << r.seconds << "\n";
+     << r.overflow << "\nseconds " << r.seconds << "\njit " << r.jitSeconds << "\nworker " << r.workerSeconds << "\nbudget "
+     << r.stoppedByBudget << "\n";
   for (const auto& [state, count] : r.histogram) {
     os << "state " << count;
     for (int64_t v : state.values) os << " " << v;
@@ -111,6 +119,12 @@ bool deserialize(const std::string& text, RunResult& r) {
       vs >> r.overflow;
     else if (key == "seconds")
       vs >> r.seconds;
+    else if (key == "jit")
+      vs >> r.jitSeconds;
+    else if (key == "worker")
+      vs >> r.workerSeconds;
+    else if (key == "budget")
+      vs >> r.stoppedByBudget;
     else if (key == "state") {
       uint64_t count = 0;
       vs >> count;
@@ -128,81 +142,251 @@ bool deserialize(const std::string& text, RunResult& r) {
   return complete;
 }
 
-void writeAll(int fd, const std::string& s) {
+// The job as text: "key values" lines, then "ptx" and the module to the end.
+std::string encodeJob(const Job& j) {
+  std::ostringstream os;
+  os.precision(17);
+  const Shape& h = j.shape;
+  os << "name " << escape(j.name) << "\nshape " << h.roles << " " << h.clusterSize << " " << h.clusterLaunch << " "
+     << h.warpsPerBlock << " " << h.maxGroupsPerBlock << " " << h.laneMode << " " << h.globalLocations << " "
+     << h.slotBytes << " " << h.slotAlign << "\naliases " << j.aliases << "\nresults " << j.regResults << " "
+     << j.sharedResults << " " << j.observed << "\ngrids";
+  for (bool g : j.gridProgrammatic) os << " " << g;
+  os << "\n";
+  for (const Job::TensorMap& m : j.tensorMaps) {
+    os << "tmap " << m.dims.size();
+    for (int64_t d : m.dims) os << " " << d;
+    for (int64_t b : m.box) os << " " << b;
+    os << " " << escape(m.name) << "\n";
+  }
+  const RunOptions& o = j.options;
+  os << "options " << o.count << " " << o.seed << " " << o.timeoutSeconds << " " << o.budgetSeconds << " "
+     << o.progress << "\nprofile " << escape(formatProfile(o.profile)) << "\nptx\n" << j.ptx;
+  return os.str();
+}
+
+Job decodeJob(const std::string& text) {
+  Job j;
+  const size_t ptx = text.find("\nptx\n");
+  std::istringstream in(text.substr(0, ptx));
+  if (ptx != std::string::npos) j.ptx = text.substr(ptx + 5);
+  j.gridProgrammatic.clear();
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::string key = line.substr(0, line.find(' '));
+    const std::string rest = line.size() > key.size() ? line.substr(key.size() + 1) : "";
+    std::istringstream vs(rest);
+    Shape& h = j.shape;
+    RunOptions& o = j.options;
+    if (key == "name")
+      j.name = unescape(rest);
+    else if (key == "shape")
+      vs >> h.roles >> h.clusterSize >> h.clusterLaunch >> h.warpsPerBlock >> h.maxGroupsPerBlock >> h.laneMode >>
+          h.globalLocations >> h.slotBytes >> h.slotAlign;
+    else if (key == "aliases")
+      vs >> j.aliases;
+    else if (key == "results")
+      vs >> j.regResults >> j.sharedResults >> j.observed;
+    else if (key == "grids")
+      for (int g; vs >> g;) j.gridProgrammatic.push_back(g != 0);
+    else if (key == "tmap") {
+      Job::TensorMap m;
+      size_t rank = 0;
+      vs >> rank;
+      m.dims.resize(rank);
+      m.box.resize(rank);
+      for (int64_t& d : m.dims) vs >> d;
+      for (int64_t& b : m.box) vs >> b;
+      vs.get();
+      std::getline(vs, m.name);
+      m.name = unescape(m.name);
+      j.tensorMaps.push_back(m);
+    } else if (key == "options")
+      vs >> o.count >> o.seed >> o.timeoutSeconds >> o.budgetSeconds >> o.progress;
+    else if (key == "profile")
+      o.profile = parseProfile(unescape(rest), "<job>");
+  }
+  return j;
+}
+
+// Frames on the socket: the payload's length in decimal, a newline, the payload.
+bool sendFrame(int fd, const std::string& payload) {
+  const std::string s = std::to_string(payload.size()) + "\n" + payload;
   size_t done = 0;
   while (done < s.size()) {
-    const ssize_t n = write(fd, s.data() + done, s.size() - done);
-    if (n <= 0) return;
+    const ssize_t n = send(fd, s.data() + done, s.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
     done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+enum class Read { Done, Closed, Late };
+
+// Reads one frame, waiting until `deadline`; Closed when the other side went away first.
+Read readFrame(int fd, std::chrono::steady_clock::time_point deadline, std::string& out) {
+  std::string buf;
+  size_t need = std::string::npos, header = 0;
+  char chunk[65536];
+  for (;;) {
+    if (need == std::string::npos && (header = buf.find('\n')) != std::string::npos)
+      need = header + 1 + std::strtoull(buf.c_str(), nullptr, 10);
+    if (need != std::string::npos && buf.size() >= need) {
+      out = buf.substr(header + 1, need - header - 1);
+      return Read::Done;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    // past the deadline, one look without waiting: a result that came in time still counts
+    pollfd p{fd, POLLIN, 0};
+    const int ready = poll(&p, 1, static_cast<int>(std::clamp<long long>(left.count(), 0, 1000)));
+    if (ready < 0 && errno != EINTR) return Read::Closed;
+    if (ready <= 0 && left.count() <= 0) return Read::Late;
+    if (ready <= 0) continue;
+    const ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Read::Closed;
+    buf.append(chunk, static_cast<size_t>(n));
   }
 }
 
-// Reads the child's pipe until EOF or the deadline; false when the deadline came first.
-bool readUntil(int fd, double seconds, std::string& out) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  char buf[4096];
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{fd, POLLIN, 0};
-    const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready < 0 && errno != EINTR) return true;
-    if (ready <= 0) continue;
-    const ssize_t n = read(fd, buf, sizeof buf);
-    if (n <= 0) return true;
-    out.append(buf, static_cast<size_t>(n));
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// The worker's life: jobs in, results out, until the parent closes the socket or a job fails.
+[[noreturn]] void workerMain(int fd) {
+  Session session;
+  const auto never = std::chrono::steady_clock::time_point::max();
+  for (std::string text; readFrame(fd, never, text) == Read::Done;) {
+    const auto start = std::chrono::steady_clock::now();
+    RunResult r = session.run(decodeJob(text));
+    r.workerSeconds = since(start);
+    if (!sendFrame(fd, serialize(r)) || r.status != RunStatus::Ok) break;
   }
+  _exit(0);
 }
 
 }  // namespace
 
-RunResult run(const litmus::Test& test, const RunOptions& options) {
-  const Plan plan = makePlan(test);
-  const std::string ptx = generateModule(test, plan);
-  int fds[2];
-  RunResult r;
-  if (pipe(fds) != 0) {
-    r.message = "cannot create a pipe for the runner process";
-    return r;
+struct Runner::Worker {
+  pid_t pid = -1;
+  int fd = -1;
+};
+
+Runner::Runner(bool workerPerTest) : workerPerTest_(workerPerTest) {}
+Runner::~Runner() { stop(pending_ != nullptr); }  // a test in flight is abandoned
+
+// Closing the socket ends an idle worker; `kill` ends one that is stuck in a test.
+void Runner::stop(bool kill) {
+  if (!worker_) return;
+  close(worker_->fd);
+  if (kill) ::kill(worker_->pid, SIGKILL);
+  int wstatus = 0;
+  waitpid(worker_->pid, &wstatus, 0);
+  worker_.reset();
+}
+
+// Starts a worker; false (with r.message) when the system refuses.
+bool Runner::spawn(RunResult& r) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+    r.message = "cannot create a socket for the runner process";
+    return false;
   }
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
+    close(sv[0]);
+    close(sv[1]);
     r.message = "cannot fork the runner process";
-    return r;
+    return false;
   }
   if (pid == 0) {
-    close(fds[0]);
-    writeAll(fds[1], serialize(runOnDevice(test, plan, ptx, options)));
-    close(fds[1]);
-    _exit(0);
+    close(sv[0]);
+    // A worker outlives no parent: one killed mid-campaign (a command limit) must not leave a
+    // hung kernel holding the GPU for the next piece.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);
+    workerMain(sv[1]);
   }
-  close(fds[1]);
+  close(sv[1]);
+  worker_ = std::make_unique<Worker>(Worker{pid, sv[0]});
+  ++started_;
+  return true;
+}
+
+void Runner::submit(const litmus::Test& test, const RunOptions& options) {
+  if (pending_) collect();  // one test at a time
+  const auto begin = std::chrono::steady_clock::now();
+  const Plan plan = makePlan(test);
+  const std::string job = encodeJob(makeJob(test, plan, generateModule(test, plan), options));
+  auto p = std::make_unique<Pending>();
+  p->options = options;
+  // The watchdog's clock starts when the test is handed over (with a fresh worker, before it starts).
+  p->deadline = std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(options.timeoutSeconds > 0 ? options.timeoutSeconds : 1e9));
+  for (int attempt = 0; attempt < 2 && !p->sent; ++attempt) {  // a worker that died idle is replaced once
+    if (!worker_) {
+      if (!spawn(p->failed)) break;
+      p->fresh = true;
+    }
+    p->sent = sendFrame(worker_->fd, job);
+    if (!p->sent) stop(true);
+  }
+  p->prepSeconds = since(begin);
+  pending_ = std::move(p);
+}
+
+RunResult Runner::collect() {
+  if (!pending_) return RunResult{};
+  const std::unique_ptr<Pending> p = std::move(pending_);
+  if (!p->sent && !p->failed.message.empty()) return p->failed;
+  const auto received = std::chrono::steady_clock::now();
+  RunResult r;
   std::string text;
-  const bool finished = readUntil(fds[0], options.timeoutSeconds > 0 ? options.timeoutSeconds : 1e9, text);
-  close(fds[0]);
-  if (!finished) kill(pid, SIGKILL);
-  int wstatus = 0;
-  waitpid(pid, &wstatus, 0);
-  if (!finished) {
-    if (options.progress) std::cerr << "\r\033[K" << std::flush;
-    r.status = RunStatus::Timeout;
-    r.message = "stopped by the watchdog after " + std::to_string(static_cast<int>(options.timeoutSeconds)) +
-                " s (a barrier or wait that never completes?)";
-    return r;
-  }
-  if (!deserialize(text, r)) {
+  const Read got = p->sent ? readFrame(worker_->fd, p->deadline, text) : Read::Closed;
+  // A result that came only after the timeout (the caller was busy until then) is a timeout too.
+  const bool parsed = got == Read::Done && deserialize(text, r);
+  const bool late = got == Read::Late ||
+                    (parsed && p->options.timeoutSeconds > 0 && r.workerSeconds > p->options.timeoutSeconds);
+  if (late) {
     r = RunResult{};
-    r.message = WIFSIGNALED(wstatus)
-                    ? "the runner process died (signal " + std::to_string(WTERMSIG(wstatus)) + ")"
-                    : "the runner process ended without a result";
+    stop(true);
+    if (p->options.progress) std::cerr << "\r\033[K" << std::flush;
+    r.status = RunStatus::Timeout;
+    r.message = "stopped by the watchdog after " + std::to_string(static_cast<int>(p->options.timeoutSeconds)) +
+                " s (a barrier or wait that never completes?)";
+  } else if (!parsed) {
+    int wstatus = 0;
+    if (worker_) {
+      close(worker_->fd);
+      waitpid(worker_->pid, &wstatus, 0);
+      worker_.reset();
+    }
+    r = RunResult{};
+    r.message = WIFSIGNALED(wstatus) ? "the runner process died (signal " + std::to_string(WTERMSIG(wstatus)) + ")"
+                                     : "the runner process ended without a result";
+  } else if (r.status != RunStatus::Ok || workerPerTest_) {
+    stop(false);  // the worker exits after a failed test; the next test gets a fresh one
   }
+  r.freshWorker = p->fresh;
+  // The parent's part (generation, start-up, hand-over) and the worker's, without the GPU and the
+  // JIT; not the time between submit and collect, which the caller may spend on the model.
+  r.overheadSeconds = p->prepSeconds + std::max(0.0, r.workerSeconds - r.seconds - r.jitSeconds) +
+                      (got == Read::Done ? 0.0 : since(received));
   return r;
 }
+
+RunResult Runner::run(const litmus::Test& test, const RunOptions& options) {
+  submit(test, options);
+  return collect();
+}
+
+RunResult run(const litmus::Test& test, const RunOptions& options) { return Runner().run(test, options); }
 
 }  // namespace gpu

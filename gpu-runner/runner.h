@@ -5,8 +5,11 @@
 // the method and the parameters.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,10 +46,24 @@ struct Profile {
 std::string formatProfile(const Profile&);
 Profile parseProfile(const std::string& text, const std::string& file);
 
+// A profile file with a profile per test family (`litmus run --tune --per-family`): the keys
+// before any section are the default profile (a file without sections is the old format), then
+// one section per family, a line `[family NAME]` and its keys, which start from the default.
+struct ProfileSet {
+  Profile base;
+  std::map<std::string, Profile> families;
+  // The profile of a family: its section, else the default. `section` gets the family's name or
+  // "default".
+  const Profile& forFamily(const std::string& family, std::string* section = nullptr) const;
+};
+std::string formatProfiles(const ProfileSet&);
+ProfileSet parseProfiles(const std::string& text, const std::string& file);
+
 struct RunOptions {
   uint64_t count = 1000000;    // instances to run (at least; whole launches are run)
   uint64_t seed = 1;           // every launch parameter comes from a PRNG seeded with it
   double timeoutSeconds = 60;  // the watchdog stops a test that has not finished by then
+  double budgetSeconds = 0;    // > 0: stop launching once the test has run this long (GPU time)
   Profile profile;
   bool progress = false;  // a progress line on stderr
 };
@@ -79,6 +96,14 @@ struct RunResult {
   uint64_t overflow = 0;  // instances whose outcome found no room in the histogram table
   double seconds = 0;     // wall time from the first launch to the last result
   std::string device;     // the GPU's name and SM count
+  bool stoppedByBudget = false;  // the budget ended the run before `count` instances
+  // Where the rest of the test's time went (docs/performance.md, per-test overhead): the driver's
+  // compilation of the module, and everything else the runner spent on the test outside the launch
+  // loop (PTX generation, buffers, the pipe to the worker, and a fresh worker's start-up).
+  double jitSeconds = 0;
+  double overheadSeconds = 0;
+  double workerSeconds = 0;  // the worker's wall time for the test (start-up included)
+  bool freshWorker = false;  // the test started a worker (its overhead includes the context)
 
   uint64_t notRecordedCount() const;
 };
@@ -87,10 +112,47 @@ struct RunResult {
 // run '...': why") naming the first instruction, location or placement it cannot execute.
 std::string generatePtx(const litmus::Test& test);
 
-// Runs the test in a child process that owns the CUDA context; the parent kills it when the
-// timeout passes, so a test that cannot finish (a barrier that never fills) leaves the GPU usable
-// for the next one. Device trouble is reported in the status, never thrown; refusals are thrown
-// as by generatePtx, before anything starts.
+// Runs tests in a worker: a child process that owns the CUDA context and runs test after test,
+// so that the context and the driver start once (docs/gpu-runner.md, section 4). The watchdog
+// kills the worker when a test passes its timeout; a test that faults (the driver's error, a
+// launch that fails) or kills the worker ends it too, and the next test starts a fresh worker on
+// a clean GPU, so no test sees what an earlier one left behind. Device trouble is reported in the
+// status, never thrown; refusals are thrown as by generatePtx, before anything starts.
+class Runner {
+ public:
+  // workerPerTest: end the worker after every test, so each test gets a fresh process and
+  // context (the runner before campaign mode: for measuring what the worker saves, or as a
+  // fallback should tests on real hardware ever be seen to affect the next one).
+  explicit Runner(bool workerPerTest = false);
+  ~Runner();  // ends the worker
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+  RunResult run(const litmus::Test& test, const RunOptions& options);
+  // run in two halves, so that the caller can work (ask the model) while the GPU runs the test:
+  // submit hands the test to the worker (throws a refusal as run does), collect waits for its
+  // result under the watchdog. The watchdog's clock runs from submit.
+  void submit(const litmus::Test& test, const RunOptions& options);
+  RunResult collect();
+  int workersStarted() const { return started_; }
+
+ private:
+  struct Worker;
+  struct Pending {
+    RunOptions options;
+    std::chrono::steady_clock::time_point deadline;
+    double prepSeconds = 0;
+    bool fresh = false, sent = false;
+    RunResult failed;  // no worker could be started: why
+  };
+  std::unique_ptr<Worker> worker_;
+  std::unique_ptr<Pending> pending_;
+  int started_ = 0;
+  bool workerPerTest_ = false;
+  void stop(bool kill);
+  bool spawn(RunResult& r);
+};
+
+// One test in a worker of its own.
 RunResult run(const litmus::Test& test, const RunOptions& options);
 
 // How the runner places the test, for reports: "lane mode, 2 roles, 1 CTA per cluster".
@@ -104,8 +166,9 @@ bool driverLoadable(std::string& why);
 // test's condition) per second, as a geometric mean over the calibration tests.
 struct TuneOptions {
   int trials = 16;
-  RunOptions run;  // count, seed, timeout, progress; run.profile is the first candidate
+  RunOptions run;  // count, budget, seed, timeout, progress; run.profile is the first candidate
   std::function<void(int trial, const Profile&, double score)> onTrial;
+  Runner* runner = nullptr;  // the worker to run in (null: one of tune's own)
 };
 struct TuneResult {
   RunStatus status = RunStatus::Ok;  // not Ok: a run failed; message says how
@@ -116,5 +179,10 @@ struct TuneResult {
 TuneResult tune(const std::vector<litmus::Test>& calibration, const TuneOptions& options);
 // The calibration set used when --tune is given no tests: MP, SB and LB with .relaxed.gpu.
 std::vector<litmus::Test> calibrationTests();
+// --tune --per-family: the tests grouped by family (litmus::familyOf), at most maxPerFamily each
+// (the first in the order given), so that tuning a family costs at most
+// trials * maxPerFamily * (the per-run budget) of GPU time.
+std::map<std::string, std::vector<litmus::Test>> byFamily(const std::vector<litmus::Test>& tests,
+                                                          size_t maxPerFamily);
 
 }  // namespace gpu

@@ -2,6 +2,7 @@
 // its score is the geometric mean over the tests of (1 + weak outcomes per second), so a profile
 // must expose weak behaviour in all of them, not just in one.
 #include <cmath>
+#include <map>
 
 #include "gpu-runner/params.h"
 #include "gpu-runner/runner.h"
@@ -72,6 +73,8 @@ std::vector<litmus::Test> calibrationTests() {
 
 TuneResult tune(const std::vector<litmus::Test>& calibration, const TuneOptions& options) {
   TuneResult result;
+  Runner own;  // one worker for every trial
+  Runner& runner = options.runner ? *options.runner : own;
   Rng rng(options.run.seed ^ 0x7475e3b1d2c4a5f6ULL);
   for (int trial = 0; trial < options.trials; ++trial) {
     RunOptions o = options.run;
@@ -79,7 +82,7 @@ TuneResult tune(const std::vector<litmus::Test>& calibration, const TuneOptions&
     o.seed = options.run.seed + static_cast<uint64_t>(trial);
     double logSum = 0;
     for (const litmus::Test& test : calibration) {
-      const RunResult r = run(test, o);
+      const RunResult r = runner.run(test, o);
       if (r.status != RunStatus::Ok) {
         result.status = r.status;
         result.message = test.name + ": " + r.message;
@@ -97,6 +100,15 @@ TuneResult tune(const std::vector<litmus::Test>& calibration, const TuneOptions&
     }
   }
   return result;
+}
+
+std::map<std::string, std::vector<litmus::Test>> byFamily(const std::vector<litmus::Test>& tests, size_t maxPerFamily) {
+  std::map<std::string, std::vector<litmus::Test>> out;
+  for (const litmus::Test& t : tests) {
+    std::vector<litmus::Test>& family = out[litmus::familyOf(t)];
+    if (family.size() < maxPerFamily) family.push_back(t);
+  }
+  return out;
 }
 
 }  // namespace gpu

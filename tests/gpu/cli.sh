@@ -198,6 +198,70 @@ FAKE_CUDA_REJECT=1 fake run -n 1000 "$MP"
 check "the driver rejects the generated PTX: internal error, exit 4" test $RC -eq 4
 check "the driver rejects the PTX: its log is shown" has out "fake: rejected on request"
 
+# The worker (docs/gpu-runner.md, section 4): one process and one CUDA context run test after test;
+# a test that hangs or faults ends its worker, and the next test runs in a fresh one. The fake logs
+# each context it makes ("retain PID") and each module it loads ("load PID NAME").
+retains() { grep -c '^retain ' "$TMP/ctx"; }
+loaders() { grep '^load ' "$TMP/ctx" | cut -d' ' -f2 | uniq | wc -l; }
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="0,0" fake run -n 1000 "$MP" "$SB" "$MP"
+check "worker: three tests, one context" test "$(retains)" -eq 1
+check "worker: three modules loaded by one process" test "$(grep -c '^load ' "$TMP/ctx")" -eq 3 -a "$(loaders)" -eq 1
+check "worker: the timing line" grep -qE '^Timing: 3 tests, 1 worker started; per test: GPU .* JIT .* other overhead ' "$TMP/out"
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="0,0" fake run -n 1000 --worker-per-test "$MP" "$SB" "$MP"
+check "--worker-per-test: a context per test" test "$(retains)" -eq 3 -a "$(loaders)" -eq 3
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_HANG="test SB+fence.sc.gpu" FAKE_CUDA_STATES="0,0" fake run -n 1000 --timeout 2 "$MP" "$SB" "$MP" "$MP"
+check "worker: a hang ends the worker, the next test gets a fresh context" test "$(retains)" -eq 2
+check "worker: the tests after a hang are fine" has out "Summary: 4 tests: 3 ok, 0 violation, 0 inconclusive, 0 hung, 1 timeout, 0 refused, 0 error"
+check "worker: the tests after the hang share the new worker" test "$(loaders)" -eq 2
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_FAULT="test SB+fence.sc.gpu" FAKE_CUDA_STATES="0,0" fake run -n 1000 "$SB" "$MP"
+check "worker: a failed launch is an error, exit 4" test $RC -eq 4
+check "worker: the failed launch is named" has out "cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED (719)"
+check "worker: after a fault the next test runs on a fresh context" test "$(retains)" -eq 2
+check "worker: the test after a fault is fine" has out "Summary: 2 tests: 1 ok, 0 violation, 0 inconclusive, 0 hung, 0 timeout, 0 refused, 1 error"
+
+# --budget: GPU seconds per test (the fake spends FAKE_CUDA_LAUNCH_US per launch in cuCtxSynchronize).
+FAKE_CUDA_LAUNCH_US=2000 FAKE_CUDA_STATES="0,0" fake run -n 1e12 --budget 0.2 --json "$TMP/budget.json" "$MP"
+check "budget: stops the test, exit 0" test $RC -eq 0
+check "budget: json says the budget stopped it" grep -q '"stoppedBy":"budget"' "$TMP/budget.json"
+budgetSeconds=$(grep -o '"seconds":[0-9.e-]*' "$TMP/budget.json" | cut -d: -f2)
+check "budget: ran about the budget ($budgetSeconds s)" awk -v s="$budgetSeconds" 'BEGIN { exit !(s >= 0.2 && s < 1.5) }'
+check "budget: json gives the budget" grep -q '"budget":0.2' "$TMP/budget.json"
+FAKE_CUDA_STATES="0,0" fake run -n 1000 --budget 100 --json "$TMP/budget.json" "$MP"
+check "budget: -n first, json says the count stopped it" grep -q '"instances":[0-9]*,.*"stoppedBy":"count"' "$TMP/budget.json"
+
+# --resume and --max-time: a campaign in pieces. A torn last line (a killed run) is dropped and
+# its test run again; the tests whose results are in the file are not run again.
+FAKE_CUDA_STATES="0,0" fake run -n 1000 --json "$TMP/c.json" "$MP" "$SB"
+check "resume: two result lines to start from" test "$(wc -l <"$TMP/c.json")" -eq 2
+{ head -1 "$TMP/c.json"; sed -n 2p "$TMP/c.json" | head -c 150; } >"$TMP/c2.json"
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="0,0" fake run -n 1000 --resume --json "$TMP/c2.json" "$MP" "$SB"
+check "resume: the done test is skipped, the torn one rerun" test "$(grep '^load ' "$TMP/ctx" | cut -d' ' -f3)" = "SB+fence.sc.gpu"
+check "resume: the file has two whole lines" test "$(grep -c '"verdict"' "$TMP/c2.json")" -eq 2 -a "$(wc -l <"$TMP/c2.json")" -eq 2
+check "resume: the summary counts both" has out "Summary: 2 tests: 1 ok, 1 violation"
+check "resume: says what it skipped" has out "Resumed: 1 tests already in $TMP/c2.json"
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="0,0" fake run -n 1000 --resume --json "$TMP/c2.json" "$MP" "$SB"
+check "resume: nothing left, nothing run" test ! -e "$TMP/ctx"
+printf 'not json\n%s\n' "$(head -1 "$TMP/c.json")" >"$TMP/bad.json"
+fake run -n 1000 --resume --json "$TMP/bad.json" "$MP"
+check "resume: a bad line that is not the last: positioned error, exit 2" test $RC -eq 2
+check "resume: a bad line named" has err "$TMP/bad.json:1:1: error: not a result line"
+lit run -n 1000 --resume "$MP"
+check "resume without --json: usage error" test $RC -eq 2
+ALIAS=litmus/catalog/alias/MP+alias-nofence.yaml
+FAKE_CUDA_LAUNCH_US=2000 FAKE_CUDA_STATES="0,0" fake run -n 1e12 --budget 0.3 --max-time 0.2 --json "$TMP/m.json" "$MP" "$SB" "$ALIAS"
+check "max-time: exit 3" test $RC -eq 3
+check "max-time: says how many remain" has err "--max-time 0.2 s reached: 2 of 3 tests not run; run the same command with --resume"
+check "max-time: one result written" test "$(wc -l <"$TMP/m.json")" -eq 1
+FAKE_CUDA_STATES="0,0" fake run -n 1000 --resume --json "$TMP/m.json" "$MP" "$SB" "$ALIAS"
+check "max-time then resume: the rest run" has out "Summary: 3 tests: 2 ok, 1 violation"
+check "max-time then resume: three results" test "$(wc -l <"$TMP/m.json")" -eq 3
+
 # --self-test: every built-in known-answer test shows its one allowed state in every instance. The
 # fake's answers file plays a GPU that gets them right; a wrong answer or an unwritten slot fails.
 ANSWERS=tests/gpu/self-test.answers
@@ -223,6 +287,45 @@ check "--tune: one line per trial" test "$(grep -c '^trial ' "$TMP/out")" -eq 3
 check "--tune: saves the profile" grep -q '^memStride = ' "$TMP/tuned.profile"
 FAKE_CUDA_STATES="0,0" fake run -n 1000 --profile "$TMP/tuned.profile" "$MP"
 check "a saved profile loads" test $RC -eq 0
+
+# --tune --per-family: a profile per family (YAML family:), tuned on its tests whose condition the
+# model allows, saved as a section; a run loads the section of each test's family.
+for i in 1 2; do
+  printf '%s\n' "name: fam-MP$i" 'family: MPfam' 'locations: {x: 0, y: 0}' 'threads:' '  P0:' '    code: |' \
+    '      st.relaxed.gpu.global.u32 [x], 1;' '      st.relaxed.gpu.global.u32 [y], 1;' '  P1:' '    code: |' \
+    '      ld.relaxed.gpu.global.u32 %r0, [y];' '      ld.relaxed.gpu.global.u32 %r1, [x];' \
+    "condition: 'exists (P1:r0 == 1 /\\ P1:r1 == 0)'" >"$TMP/fam$i.yaml"
+done
+cp "$TMP/tuned.profile" "$TMP/fam.profile"
+FAKE_CUDA_STATES="1,0;0,0" fake run --tune --per-family --trials 2 -n 1000 --budget 0.05 --profile "$TMP/fam.profile" "$TMP/fam1.yaml" "$TMP/fam2.yaml" "$MP"
+check "per-family tune: exit 0" test $RC -eq 0
+check "per-family tune: the family tuned" grep -qE '^family MPfam: [0-9.e+]+ weak outcomes/s \(geometric mean over 2 tests, 2 trials\)$' "$TMP/out"
+check "per-family tune: a family without a weak outcome to look for is not tuned" has out "family MP+rel.gpu+acq.gpu-diffcta: not tuned (no test whose condition the model allows)"
+check "per-family tune: a section for the family" grep -qx '\[family MPfam\]' "$TMP/fam.profile"
+check "per-family tune: the default profile kept" test "$(sed -n 2p "$TMP/fam.profile")" = "$(sed -n 2p "$TMP/tuned.profile")"
+FAKE_CUDA_STATES="0,0" fake run -n 1000 --profile "$TMP/fam.profile" --json "$TMP/fam.json" "$TMP/fam1.yaml" "$MP"
+check "per-family profiles: the family's test runs with its section" grep -q '"test":"fam-MP1",.*"profile":"MPfam"' "$TMP/fam.json"
+check "per-family profiles: another test with the default" grep -q '"test":"MP+rel.gpu+acq.gpu-diffcta",.*"profile":"default"' "$TMP/fam.json"
+printf 'memStride = 4\n[famly X]\n' >"$TMP/badsec.profile"
+fake run --profile "$TMP/badsec.profile" "$MP"
+check "bad profile section: positioned error" has err "$TMP/badsec.profile:2:1: error: expected a section '[family NAME]'"
+
+# litmus compare (docs/compare.md): a run against the model's own answers (check --json).
+FAKE_CUDA_STATES="0,0" fake run -n 1000 --json "$TMP/cmpA.json" "$MP" "$SB"
+lit check --json "$MP" "$SB"
+cp "$TMP/out" "$TMP/cmpB.json"
+lit compare "$TMP/cmpA.json" "$TMP/cmpB.json"
+check "compare: a test seen by one side only: exit 1" test $RC -eq 1
+check "compare: names the sides" has out "B: $TMP/cmpB.json (model, 2 tests)"
+check "compare: the forbidden weak outcome the fake showed, seen by A only" has out "seen by A only: SB+fence.sc.gpu"
+lit compare --json "$TMP/cmpA.json" "$TMP/cmpA.json"
+check "compare: a file against itself: exit 0" test $RC -eq 0
+check "compare --json: one object" grep -q '^{"a":{"file":".*","kind":"run","tests":2}' "$TMP/out"
+printf 'hello\n' >"$TMP/notjson"
+lit compare "$TMP/cmpA.json" "$TMP/notjson"
+check "compare: bad input: exit 2, positioned" test $RC -eq 2 -a "$(head -c 200 "$TMP/err")" = "$TMP/notjson:1:1: error: not a result of \`litmus run --json\` or \`litmus check --json\` (a JSON object per line)"
+lit help compare
+check "compare: help" has out "Usage: litmus compare"
 
 # Grids (docs/gpu-runner.md, "Grids"): one launch of the test kernel per grid in the launch order,
 # the programmatic ones through cuLaunchKernelEx with the programmatic-stream-serialization

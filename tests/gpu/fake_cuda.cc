@@ -7,8 +7,15 @@
 // $FAKE_CUDA_ANSWERS=FILE gives the states per test instead: lines "TEST-NAME STATES", the test
 // named by the PTX's first line (tests/gpu/self-test.answers). $FAKE_CUDA_HANG=NAME makes the test whose PTX names NAME hang in
 // cuCtxSynchronize, as a kernel that never ends; $FAKE_CUDA_REJECT=1 makes the driver refuse the
-// PTX (cuModuleLoadDataEx, and cuLinkAddData for --emit-sass). The named .cc (not .cpp) keeps it
-// out of unit_tests.
+// PTX (cuModuleLoadDataEx, and cuLinkAddData for --emit-sass).
+// The runner's worker keeps one context for many tests, so the fake's state is per loaded module
+// and it can show how often a context was made: $FAKE_CUDA_CTX_LOG=FILE gets a line "retain PID"
+// per cuDevicePrimaryCtxRetain and "load PID NAME" per module. $FAKE_CUDA_FAULT=NAME makes the
+// test whose PTX names NAME fail its first launch with CUDA_ERROR_LAUNCH_FAILED (719), after which
+// every call of that process fails so (a sticky error, as a real fault leaves the context).
+// $FAKE_CUDA_LAUNCH_US=N: each tally launch stands for N microseconds of GPU time, spent in the
+// next cuCtxSynchronize (for per-test budgets).
+// The named .cc (not .cpp) keeps it out of unit_tests.
 #include <unistd.h>
 
 #include <cstdint>
@@ -23,7 +30,10 @@ namespace {
 
 struct Fake {
   uint64_t instances = 0;
+  uint64_t pending = 0;  // tally launches since the last cuCtxSynchronize
   bool hang = false;
+  bool fault = false;   // this module's launches fail
+  bool sticky = false;  // a launch failed: the context is broken
   int test = 1, tally = 2;  // function handles are the addresses of these
   std::string name;         // the test of the loaded module
   void* last = nullptr;     // the function launched last (cuLaunchKernelEx checks programmatic launches)
@@ -85,8 +95,21 @@ void fillTable(void* dst, size_t bytes) {
   if (all.empty()) std::memcpy(base + 4096 * entry, &fake.instances, 8);
 }
 
+void log(const std::string& line) {
+  if (const char* file = std::getenv("FAKE_CUDA_CTX_LOG"))
+    std::ofstream(file, std::ios::app) << line << " " << getpid() << (line == "load" ? " " + fake.name : "") << "\n";
+}
+
+constexpr int kLaunchFailed = 719;
+
 int launch(void* f, void** args) {
+  if (fake.sticky) return kLaunchFailed;
+  if (fake.fault) {
+    fake.sticky = true;
+    return kLaunchFailed;
+  }
   if (f != &fake.tally) return 0;
+  ++fake.pending;
   uint32_t mode = 0, n = 0;
   std::memcpy(&mode, args[6], 4);
   std::memcpy(&n, args[7], 4);  // word 0 of the launch record: its instances
@@ -116,15 +139,20 @@ int cuDeviceGetAttribute(int* v, int which, int) {
   return 0;
 }
 int cuDevicePrimaryCtxRetain(void** ctx, int) {
+  log("retain");
   *ctx = &fake;
   return 0;
 }
 int cuCtxSetCurrent(void*) { return 0; }
 int cuCtxSynchronize() {
   while (fake.hang) pause();
-  return 0;
+  if (const char* us = std::getenv("FAKE_CUDA_LAUNCH_US"))
+    usleep(static_cast<useconds_t>(fake.pending * std::strtoull(us, nullptr, 10)));
+  fake.pending = 0;
+  return fake.sticky ? kLaunchFailed : 0;
 }
 int cuModuleLoadDataEx(void** module, const void* image, unsigned n, int* options, void** values) {
+  if (fake.sticky) return kLaunchFailed;
   if (std::getenv("FAKE_CUDA_REJECT")) {
     for (unsigned i = 0; i < n; ++i)
       if (options[i] == 5) std::strcpy(static_cast<char*>(values[i]), "fake: rejected on request");
@@ -132,16 +160,23 @@ int cuModuleLoadDataEx(void** module, const void* image, unsigned n, int* option
   }
   const char* hang = std::getenv("FAKE_CUDA_HANG");
   fake.hang = hang && *hang && std::strstr(static_cast<const char*>(image), hang);
+  const char* fault = std::getenv("FAKE_CUDA_FAULT");
+  fake.fault = fault && *fault && std::strstr(static_cast<const char*>(image), fault);
   fake.name = testName(static_cast<const char*>(image));
+  fake.instances = fake.pending = 0;
+  fake.last = nullptr;
+  log("load");
   *module = &fake;
   return 0;
 }
+int cuModuleUnload(void*) { return 0; }
 int cuModuleGetFunction(void** f, void*, const char* name) {
   *f = std::strcmp(name, "litmus_tally") == 0 ? static_cast<void*>(&fake.tally)
                                               : static_cast<void*>(&fake.test);
   return 0;
 }
 int cuMemAlloc_v2(uint64_t* p, size_t bytes) {
+  if (fake.sticky) return kLaunchFailed;
   *p = reinterpret_cast<uint64_t>(std::calloc(1, bytes));
   return *p ? 0 : 2;
 }
@@ -271,7 +306,7 @@ int cuDriverGetVersion(int* v) {
   return 0;
 }
 int cuGetErrorName(int r, const char** s) {
-  *s = r == 218 ? "CUDA_ERROR_INVALID_PTX" : "CUDA_ERROR_UNKNOWN";
+  *s = r == 218 ? "CUDA_ERROR_INVALID_PTX" : r == kLaunchFailed ? "CUDA_ERROR_LAUNCH_FAILED" : "CUDA_ERROR_UNKNOWN";
   return 0;
 }
 
