@@ -21,6 +21,7 @@
 #include "cli/explain_report.h"
 #include "cli/run.h"
 #include "cli/version.h"
+#include "gen/command.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
 #include "suite/suite.h"
@@ -347,6 +348,23 @@ CLI::App* addRun(CLI::App& app) {
   return r;
 }
 
+// `gen` too keeps its own parser (gen/command.cpp).
+CLI::App* addGen(CLI::App& app) {
+  CLI::App* g = app.add_subcommand("gen", "generate litmus tests from cycles of relations, diy-style "
+                                          "('litmus gen --help' for its options)");
+  g->prefix_command();
+  g->set_help_flag();
+  return g;
+}
+
+int genWith(const std::vector<std::string>& args) {
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv;
+  for (std::string& s : copy) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  return gen::cmdGen(static_cast<int>(copy.size()), argv.data());
+}
+
 int runWith(const std::vector<std::string>& args) {
   std::vector<std::string> copy = args;
   std::vector<char*> argv;
@@ -368,6 +386,7 @@ int help(const CLI::App& app, const std::string& topic) {
     return cli::kOk;
   }
   if (topic == "run") return runWith({"--help"});
+  if (topic == "gen") return genWith({"--help"});
   if (const CLI::App* sub = findCommand(app, topic)) {
     std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
@@ -401,6 +420,7 @@ int main(int argc, char** argv) {
   CLI::App* convert = app.add_subcommand("convert", "print a herd .litmus test as YAML");
   convert->add_option("FILE", a.paths, "the test")->required()->expected(1);
   CLI::App* run = addRun(app);
+  CLI::App* genCmd = addGen(app);
   CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
   helpCmd->add_option("COMMAND", a.helpTopic, "a command");
   for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
@@ -423,6 +443,7 @@ int main(int argc, char** argv) {
   return cli::guarded(
       [&]() -> int {
         if (*run) return runWith(run->remaining());
+        if (*genCmd) return genWith(genCmd->remaining());
         if (*helpCmd) return help(app, a.helpTopic);
         if (*check) return cmdCheck(a);
         if (*suite) return cmdSuite(a);

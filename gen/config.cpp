@@ -1,0 +1,275 @@
+// Campaign configs (YAML) and their expansion into specs.
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <set>
+
+#include "gen/campaign.h"
+#include "gen/families.h"
+
+namespace gen {
+namespace {
+
+std::vector<std::string> strings(const YAML::Node& n, const std::string& key) {
+  std::vector<std::string> out;
+  if (n.IsScalar()) return {n.as<std::string>()};
+  if (!n.IsSequence()) throw Error("'" + key + "' must be a list");
+  for (const YAML::Node& v : n) out.push_back(v.as<std::string>());
+  return out;
+}
+
+const std::set<std::string> kScopes = {"cta", "cluster", "gpu", "sys"};
+const std::set<std::string> kOrders = {"weak", "rlx", "relacq", "ra", "ra-weak", "sc"};
+const std::set<std::string> kFences = {"none", "sc", "acq_rel", "acquire", "release"};
+
+void checkAll(const std::vector<std::string>& v, const std::set<std::string>& allowed, const std::string& key) {
+  for (const std::string& s : v)
+    if (!allowed.count(s)) throw Error("unknown value '" + s + "' in '" + key + "'");
+}
+
+Variant parseVariant(const std::string& name, const YAML::Node& n) {
+  Variant v;
+  v.name = name;
+  if (!n || n.IsNull()) return v;
+  for (const auto& kv : n) {
+    const std::string k = kv.first.as<std::string>();
+    if (k == "base") v.base = kv.second.as<std::string>();
+    else if (k == "fences")
+      for (const auto& f : kv.second) v.fences[f.first.as<int>()] = f.second.as<std::string>();
+    else if (kOrders.count(k))
+      for (const std::string& a : strings(kv.second, k)) v.orders[a] = k;
+    else throw Error("variant " + name + ": unknown key '" + k + "'");
+  }
+  return v;
+}
+
+Group parseGroup(const YAML::Node& n) {
+  Group g;
+  for (const auto& kv : n) {
+    const std::string k = kv.first.as<std::string>();
+    const YAML::Node& v = kv.second;
+    if (k == "families") {
+      for (const std::string& f : strings(v, k)) {
+        const Family* fam = findFamily(f);
+        if (!fam) throw Error("unknown family '" + f + "'");
+        g.cycles.push_back({fam->name, parseCycle(fam->cycle)});
+      }
+    } else if (k == "cycles") {
+      for (const std::string& c : strings(v, k)) {
+        const std::vector<Edge> cycle = parseCycle(c);
+        g.cycles.push_back({familyOf(cycle), cycle});
+      }
+    } else if (k == "placements") {
+      const std::string p = v.as<std::string>();
+      if (p != "cta" && p != "cluster") throw Error("placements: 'cta' or 'cluster'");
+      g.clusters = p == "cluster";
+    } else if (k == "scopes") {
+      checkAll(g.scopes = strings(v, k), kScopes, k);
+    } else if (k == "orders") {
+      checkAll(g.orders = strings(v, k), kOrders, k);
+    } else if (k == "fences") {
+      checkAll(g.fences = strings(v, k), kFences, k);
+    } else if (k == "fence-scopes") {
+      checkAll(g.fenceScopes = strings(v, k), kScopes, k);
+    } else if (k == "spaces") {
+      checkAll(g.spaces = strings(v, k), {"global", "shared"}, k);
+    } else if (k == "variants") {
+      for (const auto& var : v) g.variants.push_back(parseVariant(var.first.as<std::string>(), var.second));
+    } else if (k == "peer") {
+      g.peer = v.as<std::string>();
+    } else if (k == "peer-placements") {
+      g.peerPlacements = strings(v, k);
+    } else {
+      throw Error("unknown key '" + k + "' in a group");
+    }
+  }
+  if (g.cycles.empty()) throw Error("a group needs 'families' or 'cycles'");
+  return g;
+}
+
+}  // namespace
+
+Config parseConfig(const std::string& text, const std::string& file) {
+  try {
+    const YAML::Node root = YAML::Load(text);
+    if (!root.IsMap()) throw Error("the config is a mapping");
+    Config c;
+    for (const auto& kv : root) {
+      const std::string k = kv.first.as<std::string>();
+      if (k == "output") c.output = kv.second.as<std::string>();
+      else if (k == "timeout") c.timeout = kv.second.as<double>();
+      else if (k == "limit") c.limit = kv.second.as<int>();
+      else if (k == "runner") {
+        c.runner = kv.second.as<std::string>();
+        if (c.runner != "filter" && c.runner != "report" && c.runner != "off")
+          throw Error("runner: filter, report or off");
+      } else if (k == "groups") {
+        for (const YAML::Node& g : kv.second) c.groups.push_back(parseGroup(g));
+      } else if (k == "description") {
+      } else {
+        throw Error("unknown key '" + k + "'");
+      }
+    }
+    if (c.groups.empty()) throw Error("the config has no groups");
+    return c;
+  } catch (const Error& e) {
+    throw Error(file + ": error: " + e.what());
+  } catch (const YAML::Exception& e) {
+    throw Error(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                ": error: " + e.msg);
+  }
+}
+
+namespace {
+
+// Per event: its thread and its index among the thread's accesses.
+std::vector<std::pair<int, int>> positions(const Skeleton& sk) {
+  std::vector<std::pair<int, int>> out;
+  std::vector<int> count(sk.threads, 0);
+  for (const Event& ev : sk.events) out.push_back({ev.thread, count[ev.thread]++});
+  return out;
+}
+
+std::vector<Access> profile(const Skeleton& sk, const std::string& order, const std::string& scope) {
+  std::vector<Access> out;
+  const size_t n = sk.events.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Event& ev = sk.events[i];
+    const bool first = sk.edges[(i + n - 1) % n].ext, last = sk.edges[i].ext;
+    std::string o = order;
+    if (order == "relacq") o = ev.dir == Dir::R ? "acq" : "rel";
+    if (order == "ra" || order == "ra-weak") {
+      o = order == "ra" ? "rlx" : "weak";
+      if (first && ev.dir == Dir::R) o = "acq";
+      if (last && ev.dir == Dir::W) o = "rel";
+    }
+    out.push_back({o, o == "weak" ? "" : scope});
+  }
+  return out;
+}
+
+// Each program-order edge of the threads in `threads` (all when empty) becomes a fence.
+std::vector<Edge> withFences(std::vector<Edge> cycle, const Skeleton& sk, const std::map<int, std::string>& sems,
+                             const std::string& all, const std::string& scope) {
+  for (size_t i = 0; i < cycle.size(); ++i) {
+    Edge& e = cycle[i];
+    if (e.kind != EdgeKind::Po) continue;
+    const int t = sk.events[i].thread;
+    const std::string sem = all.empty() ? (sems.count(t) ? sems.at(t) : "") : all;
+    if (sem.empty()) continue;
+    e.kind = EdgeKind::Fence;
+    e.fence = sem + "." + scope;
+  }
+  return cycle;
+}
+
+std::string peerScope(const std::string& s) {
+  return s == "cta" ? "BLOCK" : s == "gpu" ? "DEVICE" : s == "sys" ? "SYSTEM" : "CLUSTER";
+}
+
+// The peer's spelling of a split: the listed one with the same groups.
+std::string peerPlacement(const Group& g, const std::vector<Place>& pl) {
+  std::vector<int> ctas;
+  for (const Place& p : pl) ctas.push_back(p.cta);
+  const std::string mine = partitionName(ctas);
+  auto groups = [](const std::string& s) {
+    std::set<std::string> out;
+    size_t a = 0;
+    for (size_t b; (b = s.find('_', a)) != std::string::npos; a = b + 1) out.insert(s.substr(a, b - a));
+    out.insert(s.substr(a));
+    return out;
+  };
+  for (const std::string& p : g.peerPlacements)
+    if (groups(p) == groups(mine)) return p;
+  return mine;
+}
+
+struct Adder {
+  Expanded& out;
+  std::set<std::string>& keys;
+  std::map<std::string, size_t>& byKey;
+  void add(Spec s) {
+    std::string key;
+    try {
+      emit(s);
+      key = canonicalKey(s);
+    } catch (const Error&) {
+      ++out.impossible;
+      return;
+    }
+    if (!keys.insert(key).second) {
+      ++out.duplicates;
+      Spec& first = out.specs[byKey[key]];
+      if (!s.peer.empty()) first.peer += (first.peer.empty() ? "" : ",") + s.peer;
+      return;
+    }
+    byKey[key] = out.specs.size();
+    out.specs.push_back(std::move(s));
+  }
+};
+
+void expandVariants(const Group& g, const std::string& family, const std::vector<Edge>& cycle,
+                    const Skeleton& sk, const std::vector<Place>& pl, Adder& add) {
+  const auto pos = positions(sk);
+  for (const std::string& scope : g.scopes)
+    for (const Variant& v : g.variants) {
+      const std::vector<std::string> fscopes =
+          v.fences.empty() ? std::vector<std::string>{""} : g.fenceScopes.empty() ? g.scopes : g.fenceScopes;
+      for (const std::string& fs : fscopes) {
+        if (!v.fences.empty() && g.fenceScopes.empty() && fs != scope) continue;
+        Spec s{family, withFences(cycle, sk, v.fences, "", fs), {}, pl, g.clusters, Space::Global, "", v.name};
+        for (size_t i = 0; i < sk.events.size(); ++i) {
+          const std::string at = std::to_string(pos[i].first) + "." + std::to_string(pos[i].second);
+          const std::string o = v.orders.count(at) ? v.orders.at(at) : v.base;
+          s.access.push_back({o, o == "weak" ? "" : scope});
+        }
+        if (!g.peer.empty())
+          s.peer = g.peer + "_TB_" + peerPlacement(g, pl) + "_SCOPE_" + peerScope(scope) + "_" +
+                   (v.fences.empty() ? "NO_FENCE_" : "FENCE_SCOPE_" + peerScope(fs) + "_") + v.name;
+        add.add(std::move(s));
+      }
+    }
+}
+
+void expandAxes(const Group& g, const std::string& family, const std::vector<Edge>& cycle, const Skeleton& sk,
+                const std::vector<Place>& pl, Adder& add) {
+  for (const std::string& space : g.spaces)
+    for (const std::string& order : g.orders)
+      for (const std::string& scope : g.scopes) {
+        if (order == "weak" && scope != g.scopes.front()) continue;  // weak takes no scope
+        for (const std::string& fence : g.fences) {
+          std::vector<std::string> fscopes = g.fenceScopes.empty() ? std::vector<std::string>{scope} : g.fenceScopes;
+          if (fence == "none") fscopes = {""};
+          for (const std::string& fs : fscopes) {
+            Spec s{family, fence == "none" ? cycle : withFences(cycle, sk, {}, fence, fs),
+                   profile(sk, order, scope), pl, g.clusters,
+                   space == "shared" ? Space::Shared : Space::Global, "", ""};
+            add.add(std::move(s));
+          }
+        }
+      }
+}
+
+}  // namespace
+
+Expanded expand(const Config& config) {
+  Expanded out;
+  std::set<std::string> keys;
+  std::map<std::string, size_t> byKey;
+  Adder add{out, keys, byKey};
+  for (const Group& g : config.groups)
+    for (const auto& [family, given] : g.cycles) {
+      const Skeleton sk = buildSkeleton(given);
+      for (const std::vector<Place>& pl : placements(sk.threads, g.clusters)) {
+        if (g.variants.empty()) expandAxes(g, family, sk.edges, sk, pl, add);
+        else expandVariants(g, family, sk.edges, sk, pl, add);
+        if (config.limit && static_cast<int>(out.specs.size()) >= config.limit) {
+          out.specs.resize(config.limit);
+          return out;
+        }
+      }
+    }
+  return out;
+}
+
+}  // namespace gen
