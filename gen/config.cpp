@@ -36,7 +36,7 @@ Variant parseVariant(const std::string& name, const YAML::Node& n) {
     if (k == "base") v.base = kv.second.as<std::string>();
     else if (k == "fences")
       for (const auto& f : kv.second) v.fences[f.first.as<int>()] = f.second.as<std::string>();
-    else if (kOrders.count(k))
+    else if (k == "acq" || k == "rel" || k == "rlx" || k == "weak" || k == "sc")
       for (const std::string& a : strings(kv.second, k)) v.orders[a] = k;
     else throw Error("variant " + name + ": unknown key '" + k + "'");
   }
