@@ -131,7 +131,7 @@ int runCampaign(const Config& config, const RunOptions& opt, std::ostream& out) 
   std::map<std::string, Tally> byFamily;
   Tally total;
   std::set<std::string> names;
-  int errors = 0, refusedLeftOut = 0;
+  int errors = 0, refusedLeftOut = 0, renamed = 0;
   for (const Result& r : results) {
     if (!r.error.empty()) {
       std::cerr << "litmus gen: internal: " << r.g.name << " does not parse back: " << r.error << "\n";
@@ -142,18 +142,23 @@ int runCampaign(const Config& config, const RunOptions& opt, std::ostream& out) 
       ++refusedLeftOut;
       continue;
     }
-    if (!names.insert(r.g.name).second) {
-      std::cerr << "litmus gen: internal: two tests named " << r.g.name << "\n";
-      ++errors;
-      continue;
+    // Two different tests with one name (orders at different positions of a thread can print
+    // alike): the later ones get -v2, -v3 .., in the fixed generation order.
+    std::string name = r.g.name;
+    for (int v = 2; !names.insert(name).second; ++v) name = r.g.name + "-v" + std::to_string(v);
+    if (name != r.g.name) ++renamed;
+    Result named = r;
+    if (name != r.g.name) {
+      named.g.yaml.replace(0, ("name: " + r.g.name).size(), "name: " + name);
+      named.g.name = name;
     }
-    const std::string file = r.g.name + ".yaml";
+    const std::string file = name + ".yaml";
     std::ofstream f(opt.outDir + "/" + file);
-    if (!(f << withVerdict(r))) {
+    if (!(f << withVerdict(named))) {
       std::cerr << opt.outDir << "/" << file << ": error: cannot write\n";
       return 2;
     }
-    index << r.g.name << "\t" << r.g.family << "\t" << file << "\t" << r.verdict << "\t"
+    index << name << "\t" << r.g.family << "\t" << file << "\t" << r.verdict << "\t"
           << (r.refusal.empty() ? "accepted" : config.runner == "off" ? "-" : "refused") << "\t"
           << (r.g.peer.empty() ? "-" : r.g.peer) << "\n";
     count(byFamily[r.g.family], r);
@@ -162,7 +167,7 @@ int runCampaign(const Config& config, const RunOptions& opt, std::ostream& out) 
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   printSummary(out, byFamily, total);
   out << ex.specs.size() << " generated, " << ex.duplicates << " duplicates merged, " << ex.impossible
-      << " combinations impossible, " << refusedLeftOut << " refused by the GPU runner and left out; "
+      << " combinations impossible, " << renamed << " renamed (-vN), " << refusedLeftOut << " refused by the GPU runner and left out; "
       << std::fixed << std::setprecision(1) << secs << " s\n";
   return errors ? 4 : 0;
 }

@@ -248,6 +248,8 @@ std::vector<Edge> shapeOf(const std::vector<Edge>& cycle) {
       e.kind = EdgeKind::Po;
       e.fence.clear();
       e.dp = DpKind::Data;
+    } else if (e.kind == EdgeKind::Sync) {
+      e.fence = "bar";  // the family does not depend on the primitive
     }
   return out;
 }

@@ -194,9 +194,11 @@ std::string nameOf(const Spec& spec) {
     if (p.empty()) p = "po";
   std::string name = spec.family;
   if (uniform && !annots.begin()->empty()) name += "+" + *annots.begin();
+  // Identical thread parts are written once only when they name edges alone (a uniform test):
+  // otherwise the parts' positions tell which access carries which order.
   const bool allSame = std::all_of(parts.begin(), parts.end(), [&](const std::string& p) { return p == parts[0]; });
   if (!(allSame && parts[0] == "po" && uniform)) {
-    if (allSame) name += "+" + parts[0];
+    if (allSame && uniform) name += "+" + parts[0];
     else
       for (const std::string& p : parts) name += "+" + p;
   }

@@ -23,6 +23,12 @@ const std::vector<Family>& families() {
       {"WWC", "Rfe PodRW Rfe PodRW Coe"},
       {"RWC", "Rfe PodRR Fre PodWR Fre"},
       {"WRW+2W", "Rfe PodRW Coe PodWW Coe"},
+      // The synchronisation primitives as edges (docs/gen.md): a write or read before the
+      // primitive in one thread against an access after it in another.
+      {"SyncWR", "Sync.bar.sWR Fre"},
+      {"SyncWW", "Sync.bar.sWW Coe"},
+      {"SyncRW", "Sync.bar.sRW Rfe"},
+      {"SyncMP", "PodWW Sync.bar.dWR PodRR Fre"},
       {"CoRR", "Rfe PosRR Fre"},
       {"CoWW", "PosWW Coi"},
   };
