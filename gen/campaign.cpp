@@ -97,6 +97,21 @@ void printSummary(std::ostream& out, const std::map<std::string, Tally>& byFamil
   line("total", total);
 }
 
+// The tests an earlier run listed in DIR/index.tsv, so that a rerun leaves no stale test behind
+// (only files that index names are removed).
+void removeEarlierRun(const std::string& dir) {
+  std::ifstream index(dir + "/index.tsv");
+  std::string line;
+  std::getline(index, line);
+  while (std::getline(index, line)) {
+    const size_t a = line.find('\t'), b = line.find('\t', a + 1), c = line.find('\t', b + 1);
+    if (c == std::string::npos) continue;
+    const std::string file = line.substr(b + 1, c - b - 1);
+    if (file.find('/') == std::string::npos && file.size() > 5 && file.ends_with(".yaml"))
+      std::filesystem::remove(dir + "/" + file);
+  }
+}
+
 }  // namespace
 
 int runCampaign(const Config& config, const RunOptions& opt, std::ostream& out) {
@@ -122,6 +137,7 @@ int runCampaign(const Config& config, const RunOptions& opt, std::ostream& out) 
 
   std::error_code ec;
   std::filesystem::create_directories(opt.outDir, ec);
+  removeEarlierRun(opt.outDir);
   std::ofstream index(opt.outDir + "/index.tsv");
   if (!index) {
     std::cerr << opt.outDir << "/index.tsv: error: cannot write\n";
