@@ -66,6 +66,7 @@ void process(const Spec& spec, const Config& config, const RunOptions& opt, Resu
 }
 
 std::string withVerdict(const Result& r) {
+  if (r.verdict == "unchecked") return "# litmus gen: not checked by the model (--no-check).\n" + r.g.yaml;
   std::string head = "# litmus gen: the PTX model says the condition is " + r.verdict;
   if (!r.detail.empty()) head += " (" + r.detail + ")";
   head += ". Not an expectation: a model verdict never becomes the test's expect.\n";
