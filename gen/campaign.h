@@ -30,6 +30,7 @@ struct Group {
   std::vector<std::string> fences = {"none"};   // none, or a fence semantics: sc acq_rel ...
   std::vector<std::string> fenceScopes;         // empty: the access scope
   std::vector<std::string> spaces = {"global"}; // global shared
+  std::vector<std::string> proxies = {"generic"}; // generic alias alias-fence
   std::vector<Variant> variants;                // replace orders/fences when given
   std::string peer;                             // peer test name prefix ("iriw")
   std::vector<std::string> peerPlacements;      // the peer's spellings of the splits ("1_02")

@@ -16,7 +16,8 @@ namespace {
 
 constexpr const char* kFooter = R"(Shapes are family names (MP SB LB S R 2+2W WRC ISA2 IRIW Z6.3 3.2W WWC RWC WRW+2W
 CoRR CoWW) or cycles in quotes ("PodWW Rfe Fence.sc.gpu.dRR Fre"). Edges: Rfe Rfi Fre Fri Coe Coi,
-Po{s,d}{R,W}{R,W}, Fence.SEM.SCOPE.{s,d}XY, DpData{s,d}W, DpCtrl{s,d}{R,W}, Sync.{bar,cluster,mbar}.{s,d}XY.
+Po{s,d}{R,W}{R,W}, Fence.SEM.SCOPE.{s,d}XY, DpData{s,d}W, DpCtrl{s,d}{R,W}, and
+Sync.PRIM.{s,d}XY with PRIM bar cluster mbar mbarspin mbarremote tx stasync.
 diy's single-dash spellings work too (-size 4 -nprocs 3 -relax Rfe -safe 'PodWW PodRR Fre').
 Each test is checked by the PTX model; its verdict goes to DIR/index.tsv and a comment in the
 test, never to `expect:`. docs/gen.md has the details.
@@ -25,7 +26,7 @@ Exit status: 0 ok; 2 bad usage or config, or a file cannot be written; 4 interna
 struct Args {
   std::vector<std::string> shapes;
   std::string config, out, relax, safe, placements = "cta", runner;
-  std::vector<std::string> scopes, orders, fences, fenceScopes, spaces;
+  std::vector<std::string> scopes, orders, fences, fenceScopes, spaces, proxies;
   int size = 4, nprocs = 4, jobs = 2, limit = 0;
   double timeout = -1;
   bool noCheck = false;
@@ -44,6 +45,7 @@ void addOptions(CLI::App& app, Args& a) {
   app.add_option("--fences", a.fences, "fence profiles: none sc acq_rel acquire release (default none)")->delimiter(',');
   app.add_option("--fence-scopes", a.fenceScopes, "fence scopes (default: the access scope)")->delimiter(',');
   app.add_option("--spaces", a.spaces, "global shared (shared: DSMEM across CTAs of a cluster)")->delimiter(',');
+  app.add_option("--proxies", a.proxies, "generic alias alias-fence (default generic)")->delimiter(',');
   app.add_option("--placements", a.placements, "cta: every split into CTAs; cluster: into clusters and CTAs")
       ->check(CLI::IsMember({"cta", "cluster"}));
   app.add_option("--runner", a.runner, "GPU runner refusals: filter (default), report, off")
@@ -82,6 +84,7 @@ Config fromArgs(const Args& a) {
     if (!a.fences.empty()) g.fences = a.fences;
     if (!a.fenceScopes.empty()) g.fenceScopes = a.fenceScopes;
     if (!a.spaces.empty()) g.spaces = a.spaces;
+    if (!a.proxies.empty()) g.proxies = a.proxies;
     c.groups.push_back(g);
     // The axes' words are checked as the config's are.
     std::string yaml = "groups: [{cycles: [PodWW Rfe PodRR Fre], scopes: [";
@@ -92,6 +95,8 @@ Config fromArgs(const Args& a) {
     for (const std::string& s : g.fences) yaml += s + ",";
     yaml += "], spaces: [";
     for (const std::string& s : g.spaces) yaml += s + ",";
+    yaml += "], proxies: [";
+    for (const std::string& s : g.proxies) yaml += s + ",";
     yaml += "]}]";
     parseConfig(yaml, "command line");
   }

@@ -73,6 +73,8 @@ Group parseGroup(const YAML::Node& n) {
       checkAll(g.fenceScopes = strings(v, k), kScopes, k);
     } else if (k == "spaces") {
       checkAll(g.spaces = strings(v, k), {"global", "shared"}, k);
+    } else if (k == "proxies") {
+      checkAll(g.proxies = strings(v, k), {"generic", "alias", "alias-fence"}, k);
     } else if (k == "variants") {
       for (const auto& var : v) g.variants.push_back(parseVariant(var.first.as<std::string>(), var.second));
     } else if (k == "peer") {
@@ -241,10 +243,12 @@ void expandAxes(const Group& g, const std::string& family, const std::vector<Edg
           std::vector<std::string> fscopes = g.fenceScopes.empty() ? std::vector<std::string>{scope} : g.fenceScopes;
           if (fence == "none") fscopes = {""};
           for (const std::string& fs : fscopes) {
-            Spec s{family, fence == "none" ? cycle : withFences(cycle, sk, {}, fence, fs),
-                   profile(sk, order, scope), pl, g.clusters,
-                   space == "shared" ? Space::Shared : Space::Global, "", ""};
-            add.add(std::move(s));
+            for (const std::string& proxy : g.proxies) {
+              Spec s{family, fence == "none" ? cycle : withFences(cycle, sk, {}, fence, fs),
+                     profile(sk, order, scope), pl, g.clusters,
+                     space == "shared" ? Space::Shared : Space::Global, "", "", proxy};
+              add.add(std::move(s));
+            }
           }
         }
       }

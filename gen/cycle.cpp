@@ -1,5 +1,7 @@
 #include "gen/cycle.h"
 
+#include "gen/sync.h"
+
 #include <algorithm>
 #include <map>
 
@@ -27,7 +29,6 @@ bool locDirs(std::string_view s, Edge& e, bool depForm) {
 
 const std::vector<std::string> kFenceSems = {"sc", "acq_rel", "acquire", "release"};
 const std::vector<std::string> kScopes = {"cta", "cluster", "gpu", "sys"};
-const std::vector<std::string> kSyncs = {"bar", "cluster", "mbar"};
 
 bool member(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
@@ -81,7 +82,8 @@ Edge parseEdge(std::string_view t) {
         throw bad(": a fence is Fence.SEM.SCOPE (sc, acq_rel, acquire, release; cta, cluster, gpu, sys)");
       e.kind = EdgeKind::Fence;
     } else {
-      if (!member(kSyncs, mid)) throw bad(": sync edges are Sync.bar, Sync.cluster, Sync.mbar");
+      if (!member(syncPrimitives(), mid))
+        throw bad(": sync edges are Sync.PRIM with PRIM bar cluster mbar mbarspin mbarremote tx stasync");
       e.kind = EdgeKind::Sync;
       e.ext = true;
     }

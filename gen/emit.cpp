@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "gen/spec.h"
+#include "gen/sync.h"
 
 namespace gen {
 namespace {
@@ -44,15 +45,17 @@ int rankInCluster(const Spec& s, int cta) {
 struct Ctx {
   const Spec& spec;
   Skeleton sk;
-  std::vector<int> homeCta;  // per location (shared space): the CTA whose memory holds it
+  std::vector<int> homeCta;     // per location (shared space): the CTA whose memory holds it
+  std::vector<int> homeThread;  // per location: the thread of its first access
   std::vector<std::string> code;
-  std::vector<std::string> condRegs;
+  SyncCode sync;
 };
 
 std::string threadName(int t) { return "P" + std::to_string(t); }
 
 // The address operand and the state-space qualifier of an access of location l by thread t.
 std::pair<std::string, std::string> operand(Ctx& c, int t, int l) {
+  if (c.spec.proxy != "generic" && t != c.homeThread[l]) return {"[" + locName(l) + "a]", ".global"};
   if (c.spec.space == Space::Global) return {"[" + locName(l) + "]", ".global"};
   if (c.spec.place[t].cta == c.homeCta[l]) return {"[" + locName(l) + "]", ".shared"};
   return {"[%a" + locName(l) + "]", ".shared::cluster"};
@@ -72,38 +75,13 @@ std::string access(Ctx& c, int i, const std::string& valueOperand) {
   } else if (a.order != "weak") {
     throw Error("unknown memory order '" + a.order + "'");
   }
+  if (c.spec.proxy == "alias-fence" && addr.back() == ']' && addr.find("a]") != std::string::npos)
+    pre = "fence.proxy.alias;\n" + pre;
   if ((a.order == "acq" && ev.dir == Dir::W) || (a.order == "rel" && ev.dir == Dir::R))
     throw Error("order '" + a.order + "' on a " + (ev.dir == Dir::R ? "read" : "write"));
   if (ev.dir == Dir::R)
     return pre + "ld" + sem + space + ".u32 %r" + std::to_string(ev.reg) + ", " + addr + ";";
   return pre + "st" + sem + space + ".u32 " + addr + ", " + valueOperand + ";";
-}
-
-// Code of a sync edge: the release side at the end of the source thread, the acquire side at the
-// start of the destination thread.
-void syncCode(Ctx& c, const Edge& e, int from, int to, std::vector<std::string>& head,
-              std::vector<std::string>& tail) {
-  const Place& a = c.spec.place[from];
-  const Place& b = c.spec.place[to];
-  if (e.fence == "bar") {
-    if (a.cta != b.cta) throw Error("Sync.bar joins threads of one CTA");
-    tail[from] += "bar.sync 1, 64;\n";
-    head[to] += "bar.sync 1, 64;\n";
-  } else if (e.fence == "cluster") {
-    if (a.cluster != b.cluster || !c.spec.clusters) throw Error("Sync.cluster joins threads of one cluster");
-    for (size_t t = 0; t < c.spec.place.size(); ++t)
-      if (c.spec.place[t].cluster == a.cluster && static_cast<int>(t) != from && static_cast<int>(t) != to)
-        throw Error("Sync.cluster: every thread of the cluster would have to arrive");
-    tail[from] += "barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n";
-    head[to] += "barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n";
-  } else {  // mbar: an mbarrier in the destination's CTA, initialised before either side runs
-    if (a.cta != b.cta) throw Error("Sync.mbar joins threads of one CTA");
-    head[from] = "bar.sync 2, 64;\n" + head[from];
-    head[to] = "mbarrier.init.shared::cta.b64 [m], 1;\nbar.sync 2, 64;\n" + head[to] +
-               "mbarrier.try_wait.parity.shared::cta.b64 %p, [m], 0;\n";
-    tail[from] += "mbarrier.arrive.shared::cta.b64 %st, [m];\n";
-    c.condRegs.push_back(threadName(to) + ":p == 1");
-  }
 }
 
 std::string dependency(const Edge& e, const Event& src, int k, std::string& value) {
@@ -122,7 +100,13 @@ std::string dependency(const Edge& e, const Event& src, int k, std::string& valu
 void buildCode(Ctx& c) {
   const size_t n = c.sk.events.size();
   const int T = c.sk.threads;
-  std::vector<std::string> head(T), body(T), tail(T);
+  c.sync.head.assign(T, "");
+  c.sync.tail.assign(T, "");
+  std::vector<std::string>& head = c.sync.head;
+  std::vector<std::string>& tail = c.sync.tail;
+  std::vector<std::string> body(T);
+  if (std::count_if(c.sk.edges.begin(), c.sk.edges.end(), [](const Edge& e) { return e.kind == EdgeKind::Sync; }) > 1)
+    throw Error("one sync edge per cycle");
   if (c.spec.space == Space::Shared)
     for (int t = 0; t < T; ++t) {
       std::set<int> remote;
@@ -156,7 +140,7 @@ void buildCode(Ctx& c) {
       pendingCode = dependency(e, ev, dep++, v);
       if (e.dp == DpKind::Data) pendingValue = v;
     } else if (e.kind == EdgeKind::Sync) {
-      syncCode(c, e, ev.thread, c.sk.events[(i + 1) % n].thread, head, tail);
+      addSync(c.spec, e, ev.thread, c.sk.events[(i + 1) % n].thread, c.sync);
     }
   }
   for (int t = 0; t < T; ++t) c.code.push_back(head[t] + body[t] + tail[t]);
@@ -215,18 +199,24 @@ std::string nameOf(const Spec& spec) {
     const std::set<int> distinct(ctas.begin(), ctas.end());
     name += distinct.size() == 1 ? "-shared" : "-dsmem";
   }
+  if (spec.proxy != "generic") name += spec.proxy == "alias" ? "-alias" : "-aliasfence";
   return name;
 }
 
 Generated emit(const Spec& spec) {
-  Ctx c{spec, buildSkeleton(spec.cycle), {}, {}, {}};
+  Ctx c{spec, buildSkeleton(spec.cycle), {}, {}, {}, {}};
+  if (spec.proxy != "generic" && spec.proxy != "alias" && spec.proxy != "alias-fence")
+    throw Error("unknown proxy '" + spec.proxy + "'");
+  if (spec.proxy != "generic" && spec.space != Space::Global) throw Error("aliases are of global locations");
   if (c.sk.edges != spec.cycle) throw Error("internal: the cycle does not start a thread at its first edge");
   if (spec.access.size() != c.sk.events.size() || static_cast<int>(spec.place.size()) != c.sk.threads)
     throw Error("internal: annotations do not match the cycle");
   c.homeCta.assign(c.sk.locs, 0);
-  for (int l = c.sk.locs; l-- > 0;)
-    for (size_t i = c.sk.events.size(); i-- > 0;)
-      if (c.sk.events[i].loc == l) c.homeCta[l] = spec.place[c.sk.events[i].thread].cta;
+  c.homeThread.assign(c.sk.locs, 0);
+  for (size_t i = c.sk.events.size(); i-- > 0;) {
+    c.homeThread[c.sk.events[i].loc] = c.sk.events[i].thread;
+    c.homeCta[c.sk.events[i].loc] = spec.place[c.sk.events[i].thread].cta;
+  }
   buildCode(c);
   Generated g;
   g.name = nameOf(spec);
@@ -240,18 +230,17 @@ Generated emit(const Spec& spec) {
   if (!spec.peer.empty()) y << "; peer " << spec.peer;
   y << ".\"\n";
   y << "locations:\n";
-  bool needsMbar = false;
-  for (const std::string& code : c.code) needsMbar |= code.find("[m]") != std::string::npos;
   for (int l = 0; l < c.sk.locs; ++l) {
     if (spec.space == Space::Global) y << "  " << locName(l) << ": 0\n";
     else y << "  " << locName(l) << ": {space: shared, cta: " << c.homeCta[l] << "}\n";
   }
-  if (needsMbar) {
-    int cta = 0;
-    for (size_t t = 0; t < c.code.size(); ++t)
-      if (c.code[t].find("mbarrier.init") != std::string::npos) cta = spec.place[t].cta;
-    y << "  m: {space: shared, cta: " << cta << "}\n";
-  }
+  if (spec.proxy != "generic")
+    for (int l = 0; l < c.sk.locs; ++l) {
+      bool aliased = false;
+      for (const Event& ev : c.sk.events) aliased |= ev.loc == l && ev.thread != c.homeThread[l];
+      if (aliased) y << "  " << locName(l) << "a: {alias-of: " << locName(l) << "}\n";
+    }
+  for (const std::string& l : c.sync.locations) y << "  " << l << "\n";
   y << "threads:\n";
   for (int t = 0; t < c.sk.threads; ++t) {
     y << "  " << threadName(t) << ":\n    cta: " << spec.place[t].cta << "\n";
@@ -264,7 +253,7 @@ Generated emit(const Spec& spec) {
   for (const Event& ev : c.sk.events)
     if (ev.dir == Dir::R && ev.value >= 0)
       terms.push_back(threadName(ev.thread) + ":r" + std::to_string(ev.reg) + " == " + std::to_string(ev.value));
-  terms.insert(terms.end(), c.condRegs.begin(), c.condRegs.end());
+  terms.insert(terms.end(), c.sync.condition.begin(), c.sync.condition.end());
   for (int l = 0; l < c.sk.locs; ++l)
     if (c.sk.finalValue[l] >= 0) terms.push_back(locName(l) + " == " + std::to_string(c.sk.finalValue[l]));
   std::string cond;
@@ -294,7 +283,7 @@ std::string canonicalKey(const Spec& spec) {
     }
     if (best.empty() || key < best) best = key;
   }
-  return best + (spec.space == Space::Shared ? "shared" : "global");
+  return best + (spec.space == Space::Shared ? "shared" : "global") + " " + spec.proxy;
 }
 
 }  // namespace gen

@@ -36,9 +36,13 @@ struct Spec {
   std::vector<Access> access;  // per event
   std::vector<Place> place;    // per thread
   bool clusters = false;       // placements name clusters (the test writes `cluster:`)
-  Space space = Space::Global;
+ Space space = Space::Global;
   std::string peer;            // the corresponding test of another campaign, if any
   std::string note;            // one line for the description
+  // generic; alias: threads other than a location's first accessor reach it through a second
+  // virtual address (`xa: {alias-of: x}`); alias-fence: the same with fence.proxy.alias before
+  // each such access.
+  std::string proxy = "generic";
 };
 
 struct Generated {

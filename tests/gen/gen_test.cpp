@@ -46,11 +46,12 @@ std::string condition(const std::string& yaml) {
 
 TEST_CASE("gen: edges print as they parse, and bad edges are named") {
   for (const char* e : {"Rfe", "Fri", "Coi", "PodWR", "PosRR", "Fence.sc.gpu.dWR", "Fence.acq_rel.cta.sWW",
-                        "DpDatadW", "DpCtrlsR", "DpAddrdR", "Sync.mbar.dWR"})
+                        "DpDatadW", "DpCtrlsR", "DpAddrdR", "Sync.mbar.dWR", "Sync.tx.sWR", "Sync.stasync.dWW"})
     CHECK(gen::toString(gen::parseEdge(e)) == e);
   CHECK_THROWS_WITH_AS(gen::parseEdge("Fence.sc.warp.dWR"), doctest::Contains("Fence.SEM.SCOPE"), gen::Error);
   CHECK_THROWS_WITH_AS(gen::parseEdge("DpDatadR"), doctest::Contains("ends in a write"), gen::Error);
   CHECK_THROWS_AS(gen::parseEdge("Rfx"), gen::Error);
+  CHECK_THROWS_WITH_AS(gen::parseEdge("Sync.foo.dWR"), doctest::Contains("mbarremote"), gen::Error);
 }
 
 TEST_CASE("gen: rotations of a cycle have one canonical form and one family") {
@@ -159,6 +160,22 @@ TEST_CASE("gen: DSMEM, sync edges and dependencies are written in the test forma
   CHECK_NOTHROW(litmus::parseYaml(gen::emit(bar).yaml, "t.yaml"));
   bar.place = {{0, 0}, {1, 1}};
   CHECK_THROWS_WITH_AS(gen::emit(bar), doctest::Contains("one CTA"), gen::Error);
+  // st.async reaches the other CTA's mbarrier through mapa; both CTAs publish it by barrier.cluster.
+  bar.cycle = gen::parseCycle("Sync.stasync.sWR Fre");
+  bar.clusters = true;
+  bar.place = {{0, 0}, {1, 0}};
+  const std::string st = gen::emit(bar).yaml;
+  CHECK(st.find("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%atf], 1, [%am];") != std::string::npos);
+  CHECK(st.find("condition: 'exists (P1:r0 == 0 /\\ P1:p == 1)'") != std::string::npos);
+  CHECK_NOTHROW(litmus::parseYaml(st, "t.yaml"));
+  bar.place = {{0, 0}, {0, 0}};
+  CHECK_THROWS_WITH_AS(gen::emit(bar), doctest::Contains("two CTAs"), gen::Error);
+  // Aliases: the second thread reaches each location through its alias.
+  gen::Spec al = specOf("MP", "rlx", "gpu", {{0, 0}, {1, 1}});
+  al.proxy = "alias-fence";
+  const std::string a = gen::emit(al).yaml;
+  CHECK(a.find("xa: {alias-of: x}") != std::string::npos);
+  CHECK(a.find("fence.proxy.alias;\n      ld.relaxed.gpu.global.u32 %r1, [xa];") != std::string::npos);
 }
 
 namespace {
