@@ -71,13 +71,14 @@ Config fromArgs(const Args& a) {
       if (const Family* f = findFamily(s)) g.cycles.push_back({f->name, parseCycle(f->cycle)});
       else {
         const std::vector<Edge> cycle = parseCycle(s);
+        buildSkeleton(cycle);
         g.cycles.push_back({familyOf(cycle), cycle});
       }
     }
     if (!a.relax.empty())
       for (const std::vector<Edge>& cycle : enumerateCycles(parseCycle(a.relax), a.safe.empty() ? std::vector<Edge>{} : parseCycle(a.safe), a.size, a.nprocs))
         g.cycles.push_back({familyOf(cycle), cycle});
-    if (g.cycles.empty()) throw Error("litmus gen: no shapes: name families, cycles, --relax or --config");
+    if (g.cycles.empty()) throw Error("no shapes: name families, cycles, --relax or --config");
     g.clusters = a.placements == "cluster";
     if (!a.scopes.empty()) g.scopes = a.scopes;
     if (!a.orders.empty()) g.orders = a.orders;
@@ -140,7 +141,9 @@ int cmdGen(int argc, char** argv) {
   try {
     c = fromArgs(a);
   } catch (const Error& e) {
-    std::cerr << e.what() << "\n";
+    const std::string m = e.what();
+    // Config errors name their file; command-line ones the command.
+    std::cerr << (a.config.empty() ? "litmus gen: " : "") << m << "\n";
     return 2;
   }
   RunOptions o;

@@ -2,6 +2,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "gen/campaign.h"
@@ -10,10 +11,17 @@
 namespace gen {
 namespace {
 
+// An error at a node of the config: "LINE:COL: message" (parseConfig adds the file).
+Error at(const YAML::Node& n, const std::string& message) {
+  const YAML::Mark m = n.Mark();
+  if (m.is_null()) return Error(message);
+  return Error(std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " + message);
+}
+
 std::vector<std::string> strings(const YAML::Node& n, const std::string& key) {
   std::vector<std::string> out;
   if (n.IsScalar()) return {n.as<std::string>()};
-  if (!n.IsSequence()) throw Error("'" + key + "' must be a list");
+  if (!n.IsSequence()) throw at(n, "'" + key + "' must be a list");
   for (const YAML::Node& v : n) out.push_back(v.as<std::string>());
   return out;
 }
@@ -22,9 +30,10 @@ const std::set<std::string> kScopes = {"cta", "cluster", "gpu", "sys"};
 const std::set<std::string> kOrders = {"weak", "rlx", "relacq", "ra", "ra-weak", "sc"};
 const std::set<std::string> kFences = {"none", "sc", "acq_rel", "acquire", "release"};
 
-void checkAll(const std::vector<std::string>& v, const std::set<std::string>& allowed, const std::string& key) {
+void checkAll(const YAML::Node& n, const std::vector<std::string>& v, const std::set<std::string>& allowed,
+              const std::string& key) {
   for (const std::string& s : v)
-    if (!allowed.count(s)) throw Error("unknown value '" + s + "' in '" + key + "'");
+    if (!allowed.count(s)) throw at(n, "unknown value '" + s + "' in '" + key + "'");
 }
 
 Variant parseVariant(const std::string& name, const YAML::Node& n) {
@@ -38,7 +47,7 @@ Variant parseVariant(const std::string& name, const YAML::Node& n) {
       for (const auto& f : kv.second) v.fences[f.first.as<int>()] = f.second.as<std::string>();
     else if (k == "acq" || k == "rel" || k == "rlx" || k == "weak" || k == "sc")
       for (const std::string& a : strings(kv.second, k)) v.orders[a] = k;
-    else throw Error("variant " + name + ": unknown key '" + k + "'");
+    else throw at(kv.first, "variant " + name + ": unknown key '" + k + "'");
   }
   return v;
 }
@@ -51,30 +60,36 @@ Group parseGroup(const YAML::Node& n) {
     if (k == "families") {
       for (const std::string& f : strings(v, k)) {
         const Family* fam = findFamily(f);
-        if (!fam) throw Error("unknown family '" + f + "'");
+        if (!fam) throw at(v, "unknown family '" + f + "'");
         g.cycles.push_back({fam->name, parseCycle(fam->cycle)});
       }
     } else if (k == "cycles") {
       for (const std::string& c : strings(v, k)) {
-        const std::vector<Edge> cycle = parseCycle(c);
+        std::vector<Edge> cycle;
+        try {
+          cycle = parseCycle(c);
+          buildSkeleton(cycle);
+        } catch (const Error& e) {
+          throw at(v, e.what());
+        }
         g.cycles.push_back({familyOf(cycle), cycle});
       }
     } else if (k == "placements") {
       const std::string p = v.as<std::string>();
-      if (p != "cta" && p != "cluster") throw Error("placements: 'cta' or 'cluster'");
+      if (p != "cta" && p != "cluster") throw at(v, "placements: 'cta' or 'cluster'");
       g.clusters = p == "cluster";
     } else if (k == "scopes") {
-      checkAll(g.scopes = strings(v, k), kScopes, k);
+      checkAll(v, g.scopes = strings(v, k), kScopes, k);
     } else if (k == "orders") {
-      checkAll(g.orders = strings(v, k), kOrders, k);
+      checkAll(v, g.orders = strings(v, k), kOrders, k);
     } else if (k == "fences") {
-      checkAll(g.fences = strings(v, k), kFences, k);
+      checkAll(v, g.fences = strings(v, k), kFences, k);
     } else if (k == "fence-scopes") {
-      checkAll(g.fenceScopes = strings(v, k), kScopes, k);
+      checkAll(v, g.fenceScopes = strings(v, k), kScopes, k);
     } else if (k == "spaces") {
-      checkAll(g.spaces = strings(v, k), {"global", "shared"}, k);
+      checkAll(v, g.spaces = strings(v, k), {"global", "shared"}, k);
     } else if (k == "proxies") {
-      checkAll(g.proxies = strings(v, k), {"generic", "alias", "alias-fence"}, k);
+      checkAll(v, g.proxies = strings(v, k), {"generic", "alias", "alias-fence"}, k);
     } else if (k == "variants") {
       for (const auto& var : v) g.variants.push_back(parseVariant(var.first.as<std::string>(), var.second));
     } else if (k == "peer") {
@@ -82,10 +97,10 @@ Group parseGroup(const YAML::Node& n) {
     } else if (k == "peer-placements") {
       g.peerPlacements = strings(v, k);
     } else {
-      throw Error("unknown key '" + k + "' in a group");
+      throw at(kv.first, "unknown key '" + k + "' in a group");
     }
   }
-  if (g.cycles.empty()) throw Error("a group needs 'families' or 'cycles'");
+  if (g.cycles.empty()) throw at(n, "a group needs 'families' or 'cycles'");
   return g;
 }
 
@@ -104,18 +119,24 @@ Config parseConfig(const std::string& text, const std::string& file) {
       else if (k == "runner") {
         c.runner = kv.second.as<std::string>();
         if (c.runner != "filter" && c.runner != "report" && c.runner != "off")
-          throw Error("runner: filter, report or off");
+          throw at(kv.second, "runner: filter, report or off");
       } else if (k == "groups") {
         for (const YAML::Node& g : kv.second) c.groups.push_back(parseGroup(g));
       } else if (k == "description") {
       } else {
-        throw Error("unknown key '" + k + "'");
+        throw at(kv.first, "unknown key '" + k + "'");
       }
     }
     if (c.groups.empty()) throw Error("the config has no groups");
     return c;
   } catch (const Error& e) {
-    throw Error(file + ": error: " + e.what());
+    const std::string m = e.what();
+    const bool located = !m.empty() && std::isdigit(static_cast<unsigned char>(m[0]));
+    if (located) {
+      const size_t colon = m.find(": ", m.find(':') + 1);
+      throw Error(file + ":" + m.substr(0, colon) + ": error: " + m.substr(colon + 2));
+    }
+    throw Error(file + ": error: " + m);
   } catch (const YAML::Exception& e) {
     throw Error(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                 ": error: " + e.msg);

@@ -202,6 +202,10 @@ Skeleton buildSkeleton(const std::vector<Edge>& cycle) {
     if (cycle[i].dst != cycle[(i + 1) % n].src)
       throw Error("edges '" + toString(cycle[i]) + "' and '" + toString(cycle[(i + 1) % n]) +
                   "' do not chain: the first ends in a " + (cycle[i].dst == Dir::R ? "read" : "write"));
+  if (std::none_of(cycle.begin(), cycle.end(), [](const Edge& e) {
+        return e.kind == EdgeKind::Rf || e.kind == EdgeKind::Fr || e.kind == EdgeKind::Co;
+      }))
+    throw Error("the cycle has no communication edge (Rf, Fr, Co): nothing can witness it");
   const auto ext = std::count_if(cycle.begin(), cycle.end(), [](const Edge& e) { return e.ext; });
   if (ext == 1) throw Error("a cycle with one external edge would leave its thread and come back to it");
   Skeleton s;

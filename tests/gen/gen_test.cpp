@@ -87,6 +87,7 @@ TEST_CASE("gen: the skeleton's values and final state witness the cycle") {
   SUBCASE("cycles that cannot be built") {
     CHECK_THROWS_WITH_AS(gen::buildSkeleton(gen::parseCycle("PodWW PodRR")), doctest::Contains("do not chain"), gen::Error);
     CHECK_THROWS_AS(gen::buildSkeleton(gen::parseCycle("Rfe Fre")), gen::Error);
+    CHECK_THROWS_WITH_AS(gen::buildSkeleton(gen::parseCycle("PodWW PodWW")), doctest::Contains("communication"), gen::Error);
     CHECK_THROWS_WITH_AS(gen::buildSkeleton(gen::parseCycle("PodWR Fri")), doctest::Contains("once"), gen::Error);
   }
 }
@@ -112,6 +113,16 @@ TEST_CASE("gen: herd-style names") {
   iriw.clusters = true;
   CHECK(gen::nameOf(iriw) == "IRIW+rlx.cluster-cl012_3-cta01_2_3");
   CHECK(gen::partitionName({1, 0, 1}) == "02_1");
+}
+
+TEST_CASE("gen: config errors name the file, line and column") {
+  CHECK_THROWS_WITH_AS(gen::parseConfig("groups:\n  - families: [MP]\n    scopes: [cta, warp]\n", "c.yaml"),
+                       "c.yaml:3:13: error: unknown value 'warp' in 'scopes'", gen::Error);
+  CHECK_THROWS_WITH_AS(gen::parseConfig("groups:\n  - families: [MP]\n    colour: red\n", "c.yaml"),
+                       "c.yaml:3:5: error: unknown key 'colour' in a group", gen::Error);
+  CHECK_THROWS_WITH_AS(gen::parseConfig("groups:\n  - families: [XY]\n", "c.yaml"),
+                       doctest::Contains("unknown family 'XY'"), gen::Error);
+  CHECK_THROWS_WITH_AS(gen::parseConfig("groups: [\n", "c.yaml"), doctest::Contains("c.yaml:2:1: error:"), gen::Error);
 }
 
 TEST_CASE("gen: placements are every split, nested clusters over CTAs") {
