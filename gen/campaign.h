@@ -25,6 +25,8 @@ struct Variant {
 struct Group {
   std::vector<std::pair<std::string, std::vector<Edge>>> cycles;  // family, cycle
   bool clusters = false;                        // placements over clusters and CTAs
+  bool gpus = false;                            // .. and GPUs
+  bool warps = false;                           // .. and warps within CTAs
   std::vector<std::string> scopes = {"gpu"};
   std::vector<std::string> orders = {"rlx"};    // weak rlx relacq ra ra-weak sc
   std::vector<std::string> fences = {"none"};   // none, or a fence semantics: sc acq_rel ...

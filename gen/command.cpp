@@ -46,8 +46,8 @@ void addOptions(CLI::App& app, Args& a) {
   app.add_option("--fence-scopes", a.fenceScopes, "fence scopes (default: the access scope)")->delimiter(',');
   app.add_option("--spaces", a.spaces, "global shared (shared: DSMEM across CTAs of a cluster)")->delimiter(',');
   app.add_option("--proxies", a.proxies, "generic alias alias-fence (default generic)")->delimiter(',');
-  app.add_option("--placements", a.placements, "cta: every split into CTAs; cluster: into clusters and CTAs")
-      ->check(CLI::IsMember({"cta", "cluster"}));
+  app.add_option("--placements", a.placements,
+                 "levels split: cta (default), cluster, gpu, warp, comma-separated (cluster,cta)");
   app.add_option("--runner", a.runner, "GPU runner refusals: filter (default), report, off")
       ->check(CLI::IsMember({"filter", "report", "off"}));
   app.add_option("--timeout", a.timeout, "seconds per model check (default 10)");
@@ -79,7 +79,16 @@ Config fromArgs(const Args& a) {
       for (const std::vector<Edge>& cycle : enumerateCycles(parseCycle(a.relax), a.safe.empty() ? std::vector<Edge>{} : parseCycle(a.safe), a.size, a.nprocs))
         g.cycles.push_back({familyOf(cycle), cycle});
     if (g.cycles.empty()) throw Error("no shapes: name families, cycles, --relax or --config");
-    g.clusters = a.placements == "cluster";
+    for (size_t at = 0, next; at <= a.placements.size(); at = next + 1) {
+      next = a.placements.find(',', at);
+      if (next == std::string::npos) next = a.placements.size();
+      const std::string l = a.placements.substr(at, next - at);
+      if (l != "cta" && l != "cluster" && l != "gpu" && l != "warp")
+        throw Error("--placements: unknown level '" + l + "' (cta cluster gpu warp)");
+      g.clusters |= l == "cluster";
+      g.gpus |= l == "gpu";
+      g.warps |= l == "warp";
+    }
     if (!a.scopes.empty()) g.scopes = a.scopes;
     if (!a.orders.empty()) g.orders = a.orders;
     if (!a.fences.empty()) g.fences = a.fences;

@@ -75,9 +75,13 @@ Group parseGroup(const YAML::Node& n) {
         g.cycles.push_back({familyOf(cycle), cycle});
       }
     } else if (k == "placements") {
-      const std::string p = v.as<std::string>();
-      if (p != "cta" && p != "cluster") throw at(v, "placements: 'cta' or 'cluster'");
-      g.clusters = p == "cluster";
+      const std::vector<std::string> levels = strings(v, k);
+      checkAll(v, levels, {"gpu", "cluster", "cta", "warp"}, k);
+      for (const std::string& l : levels) {
+        g.clusters |= l == "cluster";
+        g.gpus |= l == "gpu";
+        g.warps |= l == "warp";
+      }
     } else if (k == "scopes") {
       checkAll(v, g.scopes = strings(v, k), kScopes, k);
     } else if (k == "orders") {
@@ -240,7 +244,8 @@ void expandVariants(const Group& g, const std::string& family, const std::vector
           v.fences.empty() ? std::vector<std::string>{""} : g.fenceScopes.empty() ? g.scopes : g.fenceScopes;
       for (const std::string& fs : fscopes) {
         if (!v.fences.empty() && g.fenceScopes.empty() && fs != scope) continue;
-        Spec s{family, withFences(cycle, sk, v.fences, "", fs), {}, pl, g.clusters, Space::Global, "", v.name};
+        Spec s{family, withFences(cycle, sk, v.fences, "", fs), {}, pl, g.clusters, g.gpus, g.warps,
+               Space::Global, "", v.name};
         for (size_t i = 0; i < sk.events.size(); ++i) {
           const std::string at = std::to_string(pos[i].first) + "." + std::to_string(pos[i].second);
           const std::string o = v.orders.count(at) ? v.orders.at(at) : v.base;
@@ -266,7 +271,7 @@ void expandAxes(const Group& g, const std::string& family, const std::vector<Edg
           for (const std::string& fs : fscopes) {
             for (const std::string& proxy : g.proxies) {
               Spec s{family, fence == "none" ? cycle : withFences(cycle, sk, {}, fence, fs),
-                     profile(sk, order, scope), pl, g.clusters,
+                     profile(sk, order, scope), pl, g.clusters, g.gpus, g.warps,
                      space == "shared" ? Space::Shared : Space::Global, "", "", proxy};
               add.add(std::move(s));
             }
@@ -285,7 +290,7 @@ Expanded expand(const Config& config) {
   for (const Group& g : config.groups)
     for (const auto& [family, given] : g.cycles) {
       const Skeleton sk = buildSkeleton(given);
-      for (const std::vector<Place>& pl : placements(sk.threads, g.clusters)) {
+      for (const std::vector<Place>& pl : placements(sk.threads, {g.gpus, g.clusters, g.warps})) {
         if (g.variants.empty()) expandAxes(g, family, sk.edges, sk, pl, add);
         else expandVariants(g, family, sk.edges, sk, pl, add);
         if (config.limit && static_cast<int>(out.specs.size()) >= config.limit) {

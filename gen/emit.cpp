@@ -188,13 +188,17 @@ std::string nameOf(const Spec& spec) {
   }
   for (const Edge& e : sk.edges)
     if (e.kind == EdgeKind::Sync) name += "+sync." + e.fence;
-  std::vector<int> ctas, clusters;
+  std::vector<int> ctas, clusters, gpus, warps;
   for (const Place& p : spec.place) {
     ctas.push_back(p.cta);
     clusters.push_back(p.cluster);
+    gpus.push_back(p.gpu);
+    warps.push_back(p.warp);
   }
+  if (spec.gpus) name += "-gpu" + partitionName(gpus);
   if (spec.clusters) name += "-cl" + partitionName(clusters);
   name += "-cta" + partitionName(ctas);
+  if (spec.warps) name += "-warp" + partitionName(warps);
   if (spec.space == Space::Shared) {
     const std::set<int> distinct(ctas.begin(), ctas.end());
     name += distinct.size() == 1 ? "-shared" : "-dsmem";
@@ -245,6 +249,8 @@ Generated emit(const Spec& spec) {
   for (int t = 0; t < c.sk.threads; ++t) {
     y << "  " << threadName(t) << ":\n    cta: " << spec.place[t].cta << "\n";
     if (spec.clusters) y << "    cluster: " << spec.place[t].cluster << "\n";
+    if (spec.gpus) y << "    gpu: " << spec.place[t].gpu << "\n";
+    if (spec.warps) y << "    warp: " << spec.place[t].warp << "\n";
     y << "    code: |\n";
     std::istringstream lines(c.code[t]);
     for (std::string line; std::getline(lines, line);) y << "      " << line << "\n";
@@ -271,15 +277,18 @@ std::string canonicalKey(const Spec& spec) {
   for (size_t k = 0; k < n; ++k) {
     if (!sk.edges[(k + n - 1) % n].ext && std::any_of(sk.edges.begin(), sk.edges.end(), [](const Edge& e) { return e.ext; }))
       continue;
-    std::map<int, int> cta, cluster;  // renamed in order of first use along the rotation
+    std::map<int, int> cta, cluster, gpu, warp;  // renamed in order of first use along the rotation
     std::string key;
     for (size_t j = 0; j < n; ++j) {
       const size_t i = (k + j) % n;
       const Place& p = spec.place[sk.events[i].thread];
       cta.emplace(p.cta, static_cast<int>(cta.size()));
       cluster.emplace(p.cluster, static_cast<int>(cluster.size()));
+      gpu.emplace(p.gpu, static_cast<int>(gpu.size()));
+      warp.emplace(p.warp, static_cast<int>(warp.size()));
       key += toString(sk.edges[i]) + "/" + spec.access[i].order + "." + spec.access[i].scope + "@" +
-             std::to_string(cta[p.cta]) + "." + std::to_string(cluster[p.cluster]) + " ";
+             std::to_string(cta[p.cta]) + "." + std::to_string(cluster[p.cluster]) + "." +
+             std::to_string(gpu[p.gpu]) + "." + std::to_string(warp[p.warp]) + " ";
     }
     if (best.empty() || key < best) best = key;
   }

@@ -81,28 +81,39 @@ std::vector<std::vector<int>> partitions(int n) {
 
 }  // namespace
 
-std::vector<std::vector<Place>> placements(int threads, bool clusters) {
+namespace {
+
+// Does partition `inner` refine `outer` (never joins threads that `outer` separates)?
+bool refines(const std::vector<int>& inner, const std::vector<int>& outer) {
+  for (size_t a = 0; a < inner.size(); ++a)
+    for (size_t b = 0; b < inner.size(); ++b)
+      if (inner[a] == inner[b] && outer[a] != outer[b]) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::vector<Place>> placements(int threads, Levels levels) {
+  const std::vector<std::vector<int>> all = partitions(threads);
+  const std::vector<int> one(threads, 0);
+  std::vector<std::vector<int>> identity;  // each thread alone: no split at a level not asked for
+  std::vector<int> alone(threads);
+  for (int t = 0; t < threads; ++t) alone[t] = t;
   std::vector<std::vector<Place>> out;
-  if (!clusters) {
-    for (const std::vector<int>& p : partitions(threads)) {
-      std::vector<Place> pl;
-      for (int g : p) pl.push_back({g, g});
-      out.push_back(pl);
-    }
-    return out;
-  }
-  // CTA splits that refine the cluster split: a CTA never spans clusters.
-  for (const std::vector<int>& cl : partitions(threads))
-    for (const std::vector<int>& cta : partitions(threads)) {
-      bool refines = true;
-      for (int a = 0; a < threads && refines; ++a)
-        for (int b = 0; b < threads; ++b)
-          if (cta[a] == cta[b] && cl[a] != cl[b]) refines = false;
-      if (!refines) continue;
-      std::vector<Place> pl;
-      for (int t = 0; t < threads; ++t) pl.push_back({cta[t], cl[t]});
-      out.push_back(pl);
-    }
+  for (const std::vector<int>& gpu : levels.gpu ? all : std::vector<std::vector<int>>{one})
+    for (const std::vector<int>& cl : levels.cluster ? all : std::vector<std::vector<int>>{gpu})
+      for (const std::vector<int>& cta : all) {
+        if (!refines(cl, gpu) || !refines(cta, cl)) continue;
+        // Without the cluster level each CTA is its own cluster.
+        const std::vector<int>& cluster = levels.cluster ? cl : cta;
+        if (!refines(cta, gpu)) continue;
+        for (const std::vector<int>& warp : levels.warp ? all : std::vector<std::vector<int>>{alone}) {
+          if (!refines(warp, cta)) continue;
+          std::vector<Place> pl;
+          for (int t = 0; t < threads; ++t) pl.push_back({cta[t], cluster[t], gpu[t], levels.warp ? warp[t] : -1});
+          out.push_back(pl);
+        }
+      }
   return out;
 }
 

@@ -26,7 +26,9 @@ std::string familyOf(const std::vector<Edge>& cycle);
 // Every split of `threads` threads into CTAs (within one cluster each, clusters numbered like
 // CTAs); with `clusters`, every split into clusters and of each cluster into CTAs. In restricted
 // growth order: deterministic.
-std::vector<std::vector<Place>> placements(int threads, bool clusters);
+// With `levels.gpu` the clusters (or CTAs) are split over GPUs too; with `levels.warp` the
+// threads of each CTA are split into warps (lanes of one warp).
+std::vector<std::vector<Place>> placements(int threads, Levels levels);
 
 // diy's enumeration: cycles of 2..size edges drawn from relax and safe, containing at least one
 // relax edge, with 2..nprocs threads, in canonical rotation, without duplicates, in a fixed

@@ -21,7 +21,14 @@ struct Access {
 struct Place {
   int cta = 0;
   int cluster = 0;
+  int gpu = 0;
+  int warp = -1;  // -1: a warp of its own
   bool operator==(const Place&) const = default;
+};
+
+// Which levels of the scope tree a placement splits (CTAs always).
+struct Levels {
+  bool gpu = false, cluster = false, warp = false;
 };
 
 enum class Space {
@@ -36,6 +43,8 @@ struct Spec {
   std::vector<Access> access;  // per event
   std::vector<Place> place;    // per thread
   bool clusters = false;       // placements name clusters (the test writes `cluster:`)
+  bool gpus = false;           // .. GPUs (`gpu:`)
+  bool warps = false;          // .. warps (`warp:`: threads of one warp are its lanes)
  Space space = Space::Global;
   std::string peer;            // the corresponding test of another campaign, if any
   std::string note;            // one line for the description

@@ -19,8 +19,14 @@ int rank(const Spec& s, int cta) {
   return static_cast<int>(std::distance(ctas.begin(), ctas.find(cta)));
 }
 
+// bar.sync counts warps of 32 threads: no CTA of the two may have a warp of several test threads.
 void sameCta(const Spec& s, const std::string& prim, int a, int b) {
   if (s.place[a].cta != s.place[b].cta) throw Error("Sync." + prim + " joins threads of one CTA");
+  for (size_t t = 0; t < s.place.size(); ++t)
+    for (size_t u = t + 1; u < s.place.size(); ++u)
+      if (s.place[t].cta == s.place[a].cta && s.place[u].cta == s.place[a].cta && s.place[t].warp >= 0 &&
+          s.place[t].warp == s.place[u].warp)
+        throw Error("Sync." + prim + " uses bar.sync, which cannot count lanes of one warp");
 }
 
 // barrier.cluster waits for every thread of the cluster: the two threads must be its only ones.

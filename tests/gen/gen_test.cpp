@@ -126,10 +126,20 @@ TEST_CASE("gen: config errors name the file, line and column") {
 }
 
 TEST_CASE("gen: placements are every split, nested clusters over CTAs") {
-  CHECK(gen::placements(3, false).size() == 5);
-  CHECK(gen::placements(4, false).size() == 15);
-  CHECK(gen::placements(2, true).size() == 3);
-  CHECK(gen::placements(3, true).size() == 12);
+  CHECK(gen::placements(3, {}).size() == 5);
+  CHECK(gen::placements(4, {}).size() == 15);
+  CHECK(gen::placements(2, {.cluster = true}).size() == 3);
+  CHECK(gen::placements(3, {.cluster = true}).size() == 12);
+  CHECK(gen::placements(2, {.warp = true}).size() == 3);                 // 01 as one warp or two; 0_1
+  CHECK(gen::placements(2, {.gpu = true, .cluster = true}).size() == 4);
+  // Every CTA lies in one cluster, every cluster in one GPU.
+  for (const auto& pl : gen::placements(3, {.gpu = true, .cluster = true, .warp = true}))
+    for (const gen::Place& a : pl)
+      for (const gen::Place& b : pl) {
+        if (a.cta == b.cta) CHECK((a.cluster == b.cluster && a.gpu == b.gpu));
+        if (a.cluster == b.cluster) CHECK(a.gpu == b.gpu);
+        if (a.warp == b.warp) CHECK(a.cta == b.cta);
+      }
 }
 
 TEST_CASE("gen: rotation and renaming give one test") {
