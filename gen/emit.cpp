@@ -285,10 +285,12 @@ std::string canonicalKey(const Spec& spec) {
       cta.emplace(p.cta, static_cast<int>(cta.size()));
       cluster.emplace(p.cluster, static_cast<int>(cluster.size()));
       gpu.emplace(p.gpu, static_cast<int>(gpu.size()));
-      warp.emplace(p.warp, static_cast<int>(warp.size()));
+      // A thread without a warp is a warp of its own.
+      const int w = p.warp >= 0 ? p.warp : -1 - sk.events[i].thread;
+      warp.emplace(w, static_cast<int>(warp.size()));
       key += toString(sk.edges[i]) + "/" + spec.access[i].order + "." + spec.access[i].scope + "@" +
              std::to_string(cta[p.cta]) + "." + std::to_string(cluster[p.cluster]) + "." +
-             std::to_string(gpu[p.gpu]) + "." + std::to_string(warp[p.warp]) + " ";
+             std::to_string(gpu[p.gpu]) + "." + std::to_string(warp[w]) + " ";
     }
     if (best.empty() || key < best) best = key;
   }

@@ -152,6 +152,11 @@ TEST_CASE("gen: rotation and renaming give one test") {
   gen::Spec c = a;
   c.place = {{0, 0}, {0, 0}};
   CHECK(gen::canonicalKey(a) != gen::canonicalKey(c));
+  // Threads without a warp are warps of their own, unlike lanes of one warp.
+  gen::Spec lanes = c;
+  lanes.warps = true;
+  lanes.place = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+  CHECK(gen::canonicalKey(lanes) != gen::canonicalKey(c));
   // diy's enumeration: one cycle per rotation class.
   const auto cycles = gen::enumerateCycles(gen::parseCycle("Fre"), gen::parseCycle("PodWR"), 4, 2);
   REQUIRE(cycles.size() == 1);
