@@ -186,7 +186,8 @@ int runCampaign(const Config& config, const RunOptions& opt, std::ostream& out) 
   out << ex.specs.size() << " generated, " << ex.duplicates << " duplicates merged, " << ex.impossible
       << " combinations impossible, " << renamed << " renamed (-vN), " << refusedLeftOut << " refused by the GPU runner and left out; "
       << std::fixed << std::setprecision(1) << secs << " s\n";
-  return errors ? 4 : 0;
+  // As everywhere in litmus: 4 internal error, 3 some test unknown (listed as such).
+  return errors ? 4 : total.unknown ? 3 : 0;
 }
 
 }  // namespace gen

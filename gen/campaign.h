@@ -64,7 +64,8 @@ struct RunOptions {
 };
 
 // Writes the tests and DIR/index.tsv; prints a summary (per family: tests, allowed, forbidden,
-// unknown; runner refusals; time) to `out`. Returns an exit status (0, 2 on a write error).
+// unknown; runner refusals; time) to `out`. Returns an exit status: 0, 2 on a write error, 3 when
+// some check did not finish (the test is listed as unknown), 4 on an internal error.
 int runCampaign(const Config& config, const RunOptions& options, std::ostream& out);
 
 }  // namespace gen

@@ -21,7 +21,8 @@ Sync.PRIM.{s,d}XY with PRIM bar cluster mbar mbarspin mbarremote tx stasync.
 diy's single-dash spellings work too (-size 4 -nprocs 3 -relax Rfe -safe 'PodWW PodRR Fre').
 Each test is checked by the PTX model; its verdict goes to DIR/index.tsv and a comment in the
 test, never to `expect:`. docs/gen.md has the details.
-Exit status: 0 ok; 2 bad usage or config, or a file cannot be written; 4 internal error.)";
+Exit status: 0 ok; 2 bad usage or config, or a file cannot be written; 3 some test's check did
+not finish (listed as unknown); 4 internal error.)";
 
 struct Args {
   std::vector<std::string> shapes;
