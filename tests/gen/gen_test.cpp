@@ -11,6 +11,7 @@
 
 #include "checker/checker.h"
 #include "gen/campaign.h"
+#include "gen/command.h"
 #include "gen/families.h"
 #include "gen/spec.h"
 #include "litmus/parse.h"
@@ -300,4 +301,24 @@ TEST_CASE("gen: the committed campaign configs expand as documented") {
     }
     CHECK(hopper * 3 >= ex.specs.size());
   }
+}
+
+TEST_CASE("gen: bad usage exits 2 before writing anything") {
+  const std::string out = (std::filesystem::temp_directory_path() / "litmus-gen-usage").string();
+  std::filesystem::remove_all(out);
+  auto gen = [&](std::vector<std::string> args) {
+    args.push_back("-o");
+    args.push_back(out);
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    return gen::cmdGen(static_cast<int>(args.size()), argv.data());
+  };
+  CHECK(gen({"PodWW Rfx"}) == 2);
+  CHECK(gen({"PodWW PodRR"}) == 2);
+  CHECK(gen({"MP", "--scopes", "warp"}) == 2);
+  CHECK(gen({"MP", "--placements", "block"}) == 2);
+  CHECK(gen({"--bogus"}) == 2);
+  CHECK(gen({}) == 2);
+  CHECK_FALSE(std::filesystem::exists(out));
 }
