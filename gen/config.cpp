@@ -40,9 +40,12 @@ Variant parseVariant(const std::string& name, const YAML::Node& n) {
   Variant v;
   v.name = name;
   if (!n || n.IsNull()) return v;
+  if (!n.IsMap()) throw at(n, "variant " + name + " must be a mapping");
   for (const auto& kv : n) {
     const std::string k = kv.first.as<std::string>();
     if (k == "base") v.base = kv.second.as<std::string>();
+    else if (k == "fences" && !kv.second.IsMap())
+      throw at(kv.second, "variant " + name + ": 'fences' maps threads to fence semantics");
     else if (k == "fences")
       for (const auto& f : kv.second) v.fences[f.first.as<int>()] = f.second.as<std::string>();
     else if (k == "acq" || k == "rel" || k == "rlx" || k == "weak" || k == "sc")
@@ -50,6 +53,28 @@ Variant parseVariant(const std::string& name, const YAML::Node& n) {
     else throw at(kv.first, "variant " + name + ": unknown key '" + k + "'");
   }
   return v;
+}
+
+// Every access and thread a variant names exists in each cycle of its group.
+void checkVariants(const YAML::Node& n, const Group& g) {
+  for (const auto& [family, cycle] : g.cycles) {
+    const Skeleton sk = buildSkeleton(cycle);
+    std::set<std::string> accesses;
+    std::vector<int> count(sk.threads, 0);
+    for (const Event& ev : sk.events)
+      accesses.insert(std::to_string(ev.thread) + "." + std::to_string(count[ev.thread]++));
+    for (const Variant& v : g.variants) {
+      for (const auto& [access, order] : v.orders)
+        if (!accesses.count(access))
+          throw at(n, "variant " + v.name + ": " + family + " has no access " + access + " (THREAD.INDEX)");
+      for (const auto& [t, sem] : v.fences) {
+        if (t < 0 || t >= sk.threads) throw at(n, "variant " + v.name + ": " + family + " has no thread " + std::to_string(t));
+        if (!kFences.count(sem) || sem == "none") throw at(n, "variant " + v.name + ": unknown fence '" + sem + "'");
+      }
+      if (v.base != "weak" && v.base != "rlx" && v.base != "sc")
+        throw at(n, "variant " + v.name + ": base is weak, rlx or sc");
+    }
+  }
 }
 
 Group parseGroup(const YAML::Node& n) {
@@ -95,6 +120,7 @@ Group parseGroup(const YAML::Node& n) {
     } else if (k == "proxies") {
       checkAll(v, g.proxies = strings(v, k), {"generic", "alias", "alias-fence"}, k);
     } else if (k == "variants") {
+      if (!v.IsMap()) throw at(v, "'variants' must be a mapping from names to annotations");
       for (const auto& var : v) g.variants.push_back(parseVariant(var.first.as<std::string>(), var.second));
     } else if (k == "peer") {
       g.peer = v.as<std::string>();
@@ -105,6 +131,7 @@ Group parseGroup(const YAML::Node& n) {
     }
   }
   if (g.cycles.empty()) throw at(n, "a group needs 'families' or 'cycles'");
+  checkVariants(n, g);
   return g;
 }
 
@@ -142,6 +169,7 @@ Config parseConfig(const std::string& text, const std::string& file) {
     }
     throw Error(file + ": error: " + m);
   } catch (const YAML::Exception& e) {
+    if (e.mark.is_null()) throw Error(file + ": error: " + e.msg);
     throw Error(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                 ": error: " + e.msg);
   }

@@ -124,6 +124,10 @@ TEST_CASE("gen: config errors name the file, line and column") {
   CHECK_THROWS_WITH_AS(gen::parseConfig("groups:\n  - families: [XY]\n", "c.yaml"),
                        doctest::Contains("unknown family 'XY'"), gen::Error);
   CHECK_THROWS_WITH_AS(gen::parseConfig("groups: [\n", "c.yaml"), doctest::Contains("c.yaml:2:1: error:"), gen::Error);
+  CHECK_THROWS_WITH_AS(gen::parseConfig("groups:\n  - families: [MP]\n    variants: {A: {acq: [\"5.0\"]}}\n", "c.yaml"),
+                       "c.yaml:2:5: error: variant A: MP has no access 5.0 (THREAD.INDEX)", gen::Error);
+  CHECK_THROWS_WITH_AS(gen::parseConfig("groups:\n  - families: [MP]\n    variants: [A]\n", "c.yaml"),
+                       doctest::Contains("c.yaml:3:15: error: 'variants' must be a mapping"), gen::Error);
 }
 
 TEST_CASE("gen: placements are every split, nested clusters over CTAs") {
