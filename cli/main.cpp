@@ -22,6 +22,7 @@
 #include "cli/compare.h"
 #include "cli/run.h"
 #include "cli/version.h"
+#include "gen/command.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
 #include "mutate/command.h"
@@ -340,32 +341,19 @@ CLI::App* addSuite(CLI::App& app, Args& a) {
   return s;
 }
 
-// `run` keeps its own parser (cli/run.cpp): everything after the word goes to it unchanged.
-CLI::App* addRun(CLI::App& app) {
-  CLI::App* r = app.add_subcommand("run", "run tests on the GPU: histogram of final states against the model "
-                                          "('litmus run --help' for its options)");
-  r->prefix_command();
-  r->set_help_flag();
-  return r;
+// `run`, `mutate`, `compare` and `gen` keep their own parsers (cli/run.cpp, mutate/command.cpp,
+// cli/compare.cpp, gen/command.cpp): everything after the word goes to them unchanged.
+CLI::App* addForwarded(CLI::App& app, const std::string& name, const std::string& what) {
+  CLI::App* c = app.add_subcommand(name, what + " ('litmus " + name + " --help' for its options)");
+  c->prefix_command();
+  c->set_help_flag();
+  return c;
 }
 
-// `mutate` keeps its own parser too (mutate/command.cpp).
-CLI::App* addMutate(CLI::App& app) {
-  CLI::App* m = app.add_subcommand("mutate", "mutants of conformance tests, judged by the model, and the "
-                                             "mutation score of a GPU run ('litmus mutate --help')");
-  m->prefix_command();
-  m->set_help_flag();
-  return m;
-}
+int gen(int argc, char** argv) { return gen::cmdGen(argc, argv); }
 
-int mutateWith(const std::vector<std::string>& args) {
-  std::vector<std::string> copy = args;
-  std::vector<char*> argv;
-  for (std::string& s : copy) argv.push_back(s.data());
-  return cmdMutate(static_cast<int>(copy.size()), argv.data());
-}
-
-int runWith(const std::vector<std::string>& args, int (*cmd)(int, char**) = cmdRun) {
+// Calls a forwarded command as main would: argv[0] is the command's name, argv[argc] is null.
+int forward(const std::vector<std::string>& args, int (*cmd)(int, char**)) {
   std::vector<std::string> copy = args;
   std::vector<char*> argv;
   for (std::string& s : copy) argv.push_back(s.data());
@@ -379,15 +367,15 @@ const CLI::App* findCommand(const CLI::App& app, const std::string& name) {
   return found.empty() ? nullptr : found.front();
 }
 
-// The formatter, not App::help(): once `help` is parsed, App::help() describes `help` itself.
 int help(const CLI::App& app, const std::string& topic) {
   if (topic.empty()) {
     std::cout << app.get_formatter()->make_help(&app, "litmus", CLI::AppFormatMode::Normal);
     return cli::kOk;
   }
-  if (topic == "run") return runWith({"--help"});
-  if (topic == "mutate") return mutateWith({"--help"});
-  if (topic == "compare") return runWith({"--help"}, cmdCompare);
+  if (topic == "run") return forward({"--help"}, cmdRun);
+  if (topic == "mutate") return forward({"--help"}, cmdMutate);
+  if (topic == "compare") return forward({"--help"}, cmdCompare);
+  if (topic == "gen") return forward({"--help"}, gen);
   if (const CLI::App* sub = findCommand(app, topic)) {
     std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
@@ -420,13 +408,11 @@ int main(int argc, char** argv) {
   CLI::App* suite = addSuite(app, a);
   CLI::App* convert = app.add_subcommand("convert", "print a herd .litmus test as YAML");
   convert->add_option("FILE", a.paths, "the test")->required()->expected(1);
-  CLI::App* run = addRun(app);
-  CLI::App* mutateCmd = addMutate(app);
-  // `compare` keeps its own parser too (cli/compare.cpp)
-  CLI::App* compareCmd = app.add_subcommand("compare", "compare two result files (run or check --json) family "
-                                                       "by family ('litmus compare --help')");
-  compareCmd->prefix_command();
-  compareCmd->set_help_flag();
+  CLI::App* run = addForwarded(app, "run", "run tests on the GPU: histogram of final states against the model");
+  CLI::App* mutateCmd = addForwarded(app, "mutate", "mutants of conformance tests, judged by the model, and "
+                                                    "the mutation score of a GPU run");
+  CLI::App* compareCmd = addForwarded(app, "compare", "compare two result files (run or check --json) family by family");
+  CLI::App* genCmd = addForwarded(app, "gen", "generate litmus tests from cycles of relations, diy-style");
   CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
   helpCmd->add_option("COMMAND", a.helpTopic, "a command");
   for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
@@ -448,9 +434,10 @@ int main(int argc, char** argv) {
   }
   return cli::guarded(
       [&]() -> int {
-        if (*run) return runWith(run->remaining());
-        if (*mutateCmd) return mutateWith(mutateCmd->remaining());
-        if (*compareCmd) return runWith(compareCmd->remaining(), cmdCompare);
+        if (*run) return forward(run->remaining(), cmdRun);
+        if (*mutateCmd) return forward(mutateCmd->remaining(), cmdMutate);
+        if (*compareCmd) return forward(compareCmd->remaining(), cmdCompare);
+        if (*genCmd) return forward(genCmd->remaining(), gen);
         if (*helpCmd) return help(app, a.helpTopic);
         if (*check) return cmdCheck(a);
         if (*suite) return cmdSuite(a);
