@@ -350,7 +350,7 @@ CLI::App* addForwarded(CLI::App& app, const std::string& name, const std::string
   return c;
 }
 
-int gen(int argc, char** argv) { return gen::cmdGen(argc, argv); }
+int cmdGen(int argc, char** argv) { return gen::cmdGen(argc, argv); }
 
 // Calls a forwarded command as main would: argv[0] is the command's name, argv[argc] is null.
 int forward(const std::vector<std::string>& args, int (*cmd)(int, char**)) {
@@ -375,7 +375,7 @@ int help(const CLI::App& app, const std::string& topic) {
   if (topic == "run") return forward({"--help"}, cmdRun);
   if (topic == "mutate") return forward({"--help"}, cmdMutate);
   if (topic == "compare") return forward({"--help"}, cmdCompare);
-  if (topic == "gen") return forward({"--help"}, gen);
+  if (topic == "gen") return forward({"--help"}, cmdGen);
   if (const CLI::App* sub = findCommand(app, topic)) {
     std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
@@ -437,7 +437,7 @@ int main(int argc, char** argv) {
         if (*run) return forward(run->remaining(), cmdRun);
         if (*mutateCmd) return forward(mutateCmd->remaining(), cmdMutate);
         if (*compareCmd) return forward(compareCmd->remaining(), cmdCompare);
-        if (*genCmd) return forward(genCmd->remaining(), gen);
+        if (*genCmd) return forward(genCmd->remaining(), cmdGen);
         if (*helpCmd) return help(app, a.helpTopic);
         if (*check) return cmdCheck(a);
         if (*suite) return cmdSuite(a);
