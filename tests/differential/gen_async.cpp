@@ -64,13 +64,16 @@ Block arrive(Draft& d, int t, int m, int tx, std::string& state) {
   std::string a;
   d.read(t, m);
   d.write(m, true);
-  state = d.reg(t, "s", false);
   const bool local = d.locs[m].owner == d.threads[t].cta;
+  // a remote arrive returns no state: the sink is mandatory (§9.7.13.15.13)
+  state = local ? d.reg(t, "s", false) : "_";
   if (tx > 0)
     return {{mbar(d, t, m, "arrive.expect_tx", {".release", ".relaxed"}, a) + state + ", " + a + ", " +
              std::to_string(tx) + ";"}};
   const int k = g.pick(0, 19);
   if (k == 0 && local) return {{"mbarrier.arrive.noComplete.shared.b64 " + state + ", [" + d.locs[m].name + "], 1;"}};
+  if (k == 1 && local)  // issue 18: arrive_drop.noComplete
+    return {{"mbarrier.arrive_drop.noComplete.shared.b64 " + state + ", [" + d.locs[m].name + "], 1;"}};
   if (k <= 5) return {{mbar(d, t, m, "arrive_drop", {".release", ".relaxed"}, a) + state + ", " + a + ";"}};
   const std::string line = mbar(d, t, m, "arrive", {"", ".release", ".relaxed"}, a) + state + ", " + a;
   return {{line + (k <= 8 ? ", " + std::to_string(g.pick(1, 2)) : "") + ";"}};
@@ -86,16 +89,17 @@ Block tx(Draft& d, int t, int m, const std::string& op, int bytes) {
 
 // A wait by a thread of m's CTA: once, or spinning until the phase of that parity completes;
 // with a state from the thread's own arrival at times (token form).
-Block wait(Draft& d, int t, int m, const std::string& token, bool spin) {
+Block wait(Draft& d, int t, int m, const std::string& token, bool spin, int parity = -1) {
   auto& g = d.g;
   std::string a;
   d.read(t, m);
-  const bool parity = token.empty();
-  const std::string op = std::string(spin || g.coin(50) ? "try_wait" : "test_wait") + (parity ? ".parity" : "");
+  const bool byParity = token.empty();
+  if (byParity && parity < 0) parity = g.coin(75) ? 0 : 1;
+  const std::string op = std::string(spin || g.coin(50) ? "try_wait" : "test_wait") + (byParity ? ".parity" : "");
   const std::string p = d.pred(t, true);
   const std::string relaxed = g.coin(20) ? ".relaxed" : "";
   const std::string line = mbar(d, t, m, op, {relaxed.empty() ? ".acquire" : relaxed}, a) + p + ", " + a +
-                           ", " + (parity ? std::to_string(g.coin(75) ? 0 : 1) : token) + ";";
+                           ", " + (byParity ? std::to_string(parity) : token) + ";";
   Block b;
   if (spin) {
     const std::string l = d.label(t);
@@ -141,6 +145,7 @@ void mbarrierRoles(Draft& d, int m, int count, const std::vector<int>& users, Pl
   auto& g = d.g;
   const int owner = d.locs[m].owner;
   std::vector<int> pool = users;
+  std::vector<int> droppers;  // threads that left with arrive_drop
   const int arrivals = std::min<int>(static_cast<int>(pool.size()), g.pick(1, count + 1));
   const int txBytes = g.coin(45) ? g.of(std::vector<int>{4, 16}) : 0;
   for (int i = 0; i < arrivals; ++i) {
@@ -148,6 +153,7 @@ void mbarrierRoles(Draft& d, int m, int count, const std::vector<int>& users, Pl
     if (g.coin(25)) plan[t].push_back(memoryOp(d, t));
     std::string state;
     plan[t].push_back(arrive(d, t, m, i == 0 ? txBytes : 0, state));
+    if (plan[t].back().lines.back().find("arrive_drop") != std::string::npos) droppers.push_back(t);
     const bool local = d.threads[t].cta == owner;
     if (local && g.coin(35)) plan[t].push_back({{"mbarrier.pending_count.b64 " + d.reg(t, "c") + ", " + state + ";"}});
     if (local && g.coin(40)) plan[t].push_back(wait(d, t, m, state, false));
@@ -166,6 +172,17 @@ void mbarrierRoles(Draft& d, int m, int count, const std::vector<int>& users, Pl
     const int t = g.of(local);
     plan[t].push_back(wait(d, t, m, "", g.coin(40)));
     if (g.coin(40)) plan[t].push_back(memoryOp(d, t));
+  }
+  // A second phase (issue 18): an arrival after the waits, at times by a thread that dropped out
+  // (its re-arrival counts in a phase that no longer expects it), then a wait on parity 1.
+  if (g.coin(35)) {
+    const int t = !droppers.empty() && g.coin(60) ? g.of(droppers) : g.of(pool);
+    std::string state;
+    if (g.coin(40)) plan[t].push_back(memoryOp(d, t));
+    plan[t].push_back(arrive(d, t, m, 0, state));
+    const int w = g.of(local);
+    plan[w].push_back(wait(d, w, m, "", g.coin(50), 1));
+    if (g.coin(50)) plan[w].push_back(memoryOp(d, w));
   }
 }
 
