@@ -72,7 +72,7 @@ Block arrive(Draft& d, int t, int m, int tx, std::string& state) {
              std::to_string(tx) + ";"}};
   const int k = g.pick(0, 19);
   if (k == 0 && local) return {{"mbarrier.arrive.noComplete.shared.b64 " + state + ", [" + d.locs[m].name + "], 1;"}};
-  if (k == 1 && local)  // issue 18: arrive_drop.noComplete
+  if (k <= 3 && local)  // issue 18: arrive_drop.noComplete
     return {{"mbarrier.arrive_drop.noComplete.shared.b64 " + state + ", [" + d.locs[m].name + "], 1;"}};
   if (k <= 5) return {{mbar(d, t, m, "arrive_drop", {".release", ".relaxed"}, a) + state + ", " + a + ";"}};
   const std::string line = mbar(d, t, m, "arrive", {"", ".release", ".relaxed"}, a) + state + ", " + a;
@@ -153,7 +153,11 @@ void mbarrierRoles(Draft& d, int m, int count, const std::vector<int>& users, Pl
     if (g.coin(25)) plan[t].push_back(memoryOp(d, t));
     std::string state;
     plan[t].push_back(arrive(d, t, m, i == 0 ? txBytes : 0, state));
-    if (plan[t].back().lines.back().find("arrive_drop") != std::string::npos) droppers.push_back(t);
+    if (plan[t].back().lines.back().find("arrive_drop") != std::string::npos) {
+      droppers.push_back(t);
+      std::string again;  // issue 18: a thread that dropped out arrives again (a later phase)
+      if (g.coin(80)) plan[t].push_back(arrive(d, t, m, 0, again));
+    }
     const bool local = d.threads[t].cta == owner;
     if (local && g.coin(35)) plan[t].push_back({{"mbarrier.pending_count.b64 " + d.reg(t, "c") + ", " + state + ";"}});
     if (local && g.coin(40)) plan[t].push_back(wait(d, t, m, state, false));
@@ -175,8 +179,8 @@ void mbarrierRoles(Draft& d, int m, int count, const std::vector<int>& users, Pl
   }
   // A second phase (issue 18): an arrival after the waits, at times by a thread that dropped out
   // (its re-arrival counts in a phase that no longer expects it), then a wait on parity 1.
-  if (g.coin(35)) {
-    const int t = !droppers.empty() && g.coin(60) ? g.of(droppers) : g.of(pool);
+  if (g.coin(50)) {
+    const int t = !droppers.empty() && g.coin(90) ? g.of(droppers) : g.of(pool);
     std::string state;
     if (g.coin(40)) plan[t].push_back(memoryOp(d, t));
     plan[t].push_back(arrive(d, t, m, 0, state));
@@ -201,7 +205,7 @@ void drawMbarrier(Draft& d) {
   if (g.coin(92)) plan[i0].push_back(init(d, i0, m, count));
   publish(d, i0, users, plan);
   mbarrierRoles(d, m, count, users, plan);
-  if (g.coin(15)) {
+  if (g.coin(20)) {
     std::string a;
     plan[i0].push_back({{mbar(d, i0, m, "inval", {""}, a) + a + ";"}});
     d.write(m);
