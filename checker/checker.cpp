@@ -144,10 +144,11 @@ void dropPartialResults(Result& r) {
   r.mismatch.clear();
 }
 
-// A verdict that a stronger-than-text decision could have made (a Never or Always: fewer
-// executions; "terminates": fewer hangs) says which decisions it may rest on (model/reliance.h).
+// A verdict that a stronger-than-text decision could have made says which decisions it may rest
+// on (model/reliance.h): a Never or an Always, since a stronger model only removes executions; a
+// Sometimes holds under the text's weaker reading too.
 void markReliances(litmus::Outcome& o, const litmus::Test& test, const Options& options) {
-  if (o.observation() == litmus::Observation::Sometimes && !o.hang.empty()) return;
+  if (o.observation() == litmus::Observation::Sometimes) return;
   o.reliesOn = model::reliances(test);
   if (o.loopBound >= 0) o.reliesOn.push_back(model::loopBoundReliance(options.unroll));
 }

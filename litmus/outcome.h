@@ -60,7 +60,7 @@ struct Outcome {
   int loopBound = -1;               // >= 0: some paths took more backward jumps and were dropped
   std::string engine;               // "explicit" / "smt"
   // Stronger-than-text decisions the verdict may rest on: set for a Never or Always observation
-  // or a "terminates" liveness (a Sometimes holds under the text's weaker reading too).
+  // (a Sometimes holds under the text's weaker reading too).
   std::vector<Reliance> reliesOn;
 
   bool validated() const;           // herd's Ok/No
