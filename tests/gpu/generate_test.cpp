@@ -294,10 +294,12 @@ locations:
   m: {space: shared}
 threads:
   P0:
+    cta: 0
     code: |
       mbarrier.init.shared::cta.b64 [m], 2;
       bar.sync 0;
   P1:
+    cta: 0
     code: |
       bar.sync 0;
       mbarrier.arrive.shared::cta.b64 %s, [m];
