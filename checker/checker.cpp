@@ -3,6 +3,7 @@
 #include "checker/engine_common.h"
 #include "checker/explicit_engine.h"
 #include "checker/smt_engine.h"
+#include "model/reliance.h"
 #include "model/semantics.h"
 
 #include <z3++.h>
@@ -143,6 +144,15 @@ void dropPartialResults(Result& r) {
   r.mismatch.clear();
 }
 
+// A verdict that a stronger-than-text decision could have made says which decisions it may rest
+// on (model/reliance.h): a Never or an Always, since a stronger model only removes executions; a
+// Sometimes holds under the text's weaker reading too.
+void markReliances(litmus::Outcome& o, const litmus::Test& test, const Options& options) {
+  if (o.observation() == litmus::Observation::Sometimes) return;
+  o.reliesOn = model::reliances(test);
+  if (o.loopBound >= 0) o.reliesOn.push_back(model::loopBoundReliance(options.unroll));
+}
+
 }  // namespace
 
 // Memory: a failed allocation anywhere in an engine (std::bad_alloc from our containers, Z3's
@@ -174,6 +184,7 @@ Result check(const litmus::Test& test, const Options& options) {
       r.outcome.statusDetail.find(kZ3OutOfMemory) != std::string::npos)
     r = outOfMemory(test, options);
   if (r.outcome.status != litmus::Status::Done) dropPartialResults(r);
+  else markReliances(r.outcome, test, options);
   r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -2,9 +2,13 @@
 #include "checker/engine_common.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "checker/smt_values.h"
 #include "checker/symrel.h"
@@ -24,6 +28,35 @@ using model::EventKind;
 namespace {
 
 // The solver behind an RAII handle; every answer is explicit and "unknown" is never an answer.
+// Z3 enforces its "timeout" only where it polls for it, and some of its preprocessing does not
+// (issue 18: an mbarrier test ran for minutes past --timeout 10). So a watchdog thread also
+// interrupts the context when the deadline passes; Z3_interrupt is meant to be called from
+// another thread, and the check then answers unknown.
+class Watchdog {
+ public:
+  Watchdog(z3::context& c, const Deadline& deadline)
+      : thread_([this, &c, seconds = deadline.secondsLeft()] {
+          std::unique_lock lock(m_);
+          if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) c.interrupt();
+        }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard lock(m_);
+      done_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;  // last: it starts once the members it uses exist
+};
+
 class Smt {
  public:
   enum class Answer { Sat, Unsat, Unknown };
@@ -56,8 +89,11 @@ class Smt {
   z3::model model() { return solver_.get_model(); }
   static Answer checkWith(z3::solver& s, const Deadline& deadline) {
     deadline.check();
-    if (deadline.set())
+    std::optional<Watchdog> dog;
+    if (deadline.set()) {
       s.set("timeout", static_cast<unsigned>(std::max(1.0, deadline.secondsLeft() * 1000)));
+      dog.emplace(s.ctx(), deadline);
+    }
     switch (s.check()) {
       case z3::sat: return Answer::Sat;
       case z3::unsat: return Answer::Unsat;
@@ -105,6 +141,10 @@ model::Static<SymRel> lift(z3::context* c, const Deadline* d, const model::Stati
   o.chain = s.chain;
   o.grid = k(s.grid);
   o.grids = s.grids;
+  o.FRelU = k(s.FRelU);
+  o.FAcqU = k(s.FAcqU);
+  for (const auto& key : s.restrictKeys) o.restrictKeys.push_back({k(key.from), k(key.rel), k(key.acq)});
+  o.restricted = s.restricted;
   return o;
 }
 
@@ -332,7 +372,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   std::vector<const model::Trace*> all;
   for (const auto* group : pick) all.insert(all.end(), group->traces.begin(), group->traces.end());
   // both are sound; the test's domain bounds chains better, the combination's has fewer writes
-  model::Domain dom = combinationDomain(all, prog_.locInit, dom_);
+  model::Domain dom = combinationDomain(all, prog_.locInit, dom_, &deadline_);
   for (size_t l = 0; l < dom.size(); ++l)
     std::erase_if(dom[l], [&](int64_t v) { return !dom_[l].count(v); });
   std::vector<std::vector<TraceTables>> tables(pick.size());

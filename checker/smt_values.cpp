@@ -1,6 +1,8 @@
 #include "checker/smt_values.h"
 
 #include <algorithm>
+#include <optional>
+#include <set>
 
 namespace checker {
 
@@ -57,10 +59,82 @@ TraceTables tabulate(const model::Trace& tr, const model::Domain& dom) {
   return out;
 }
 
+namespace {
+
+// A write of one location that reads-from may feed into another write of it: a read-modify-write
+// whose new value depends on its own read only (mbarrier operations, atomics with immediate
+// operands). `read` is the RMW's read half.
+struct SelfRmw {
+  const model::Trace* tr;
+  int read, write;
+};
+
+constexpr size_t kMaxChainRmws = 12;  // 2^12 subsets per value: beyond, the rounds below
+
+// The values location l holds in executions that break no axiom, when every write of l is a
+// constant or a SelfRmw: the initial value or a constant, then a chain of *distinct* RMWs, each
+// reading the previous one's write (an RMW's write depends on its read, so No-Thin-Air forbids
+// a chain that comes back to an event). The rounds of combinationDomain apply every write again
+// in every round, as if one RMW could follow itself; for an mbarrier, whose state packs phase,
+// pending, expected and tx-counts, that made hundreds of states out of a handful (issue 18:
+// arrive_drop changes the expected count, and with expect_tx/complete_tx the symbolic engine
+// went from 134 to 237 values and took minutes). nullopt: some write of l is neither, or the RMWs
+// are too many to enumerate their subsets.
+std::optional<std::set<int64_t>> chainValues(const std::vector<const model::Trace*>& traces, size_t l,
+                                             int64_t init, const Deadline* deadline) {
+  std::set<int64_t> start{init};
+  std::vector<SelfRmw> rmws;
+  for (const auto* tr : traces)
+    for (size_t i = 0; i < tr->events.size(); ++i) {
+      const auto& e = tr->events[i];
+      if (e.kind != model::EventKind::Write || e.loc != static_cast<int>(l)) continue;
+      const std::vector<int> lazy = model::lazyReadsOf(*tr, tr->vals[i]);
+      if (lazy.empty() && tr->vals[i].known()) {
+        start.insert(tr->vals[i].k);
+        continue;
+      }
+      const auto half = std::find_if(tr->rmw.begin(), tr->rmw.end(), [&](auto p) { return p.second == static_cast<int>(i); });
+      if (lazy.size() != 1 || half == tr->rmw.end() || half->first != lazy[0] ||
+          tr->events[lazy[0]].loc != static_cast<int>(l))
+        return std::nullopt;
+      rmws.push_back({tr, lazy[0], static_cast<int>(i)});
+    }
+  if (rmws.size() > kMaxChainRmws) return std::nullopt;
+  std::set<std::pair<int64_t, uint32_t>> seen;  // (value, RMWs used to reach it)
+  std::vector<std::pair<int64_t, uint32_t>> todo;
+  for (int64_t v : start) todo.emplace_back(v, 0);
+  std::set<int64_t> out;
+  while (!todo.empty()) {
+    const auto [v, used] = todo.back();
+    todo.pop_back();
+    if (!seen.insert({v, used}).second) continue;
+    out.insert(v);
+    if (deadline) deadline->check();
+    for (size_t k = 0; k < rmws.size(); ++k) {
+      if ((used >> k) & 1) continue;
+      const SelfRmw& m = rmws[k];
+      const model::ReadLookup look = [&](int r) -> std::optional<int64_t> {
+        if (r == m.read) return v;
+        return m.tr->vals[r].known() ? std::optional<int64_t>(m.tr->vals[r].k) : std::nullopt;
+      };
+      if (const auto w = model::evaluate(m.tr->vals[m.write], look)) todo.emplace_back(*w, used | (1u << k));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 model::Domain combinationDomain(const std::vector<const model::Trace*>& traces,
-                                const std::vector<int64_t>& init, const model::Domain& whole) {
+                                const std::vector<int64_t>& init, const model::Domain& whole,
+                                const Deadline* deadline) {
   model::Domain dom(whole.size());
-  for (size_t l = 0; l < init.size(); ++l) dom[l].insert(init[l]);
+  std::vector<bool> exact(init.size(), false);  // locations whose values chainValues gave
+  for (size_t l = 0; l < init.size(); ++l) {
+    const auto chain = chainValues(traces, l, init[l], deadline);
+    exact[l] = chain.has_value();
+    dom[l] = chain ? *chain : std::set<int64_t>{init[l]};
+  }
   for (size_t l = init.size(); l < whole.size(); ++l) dom[l] = whole[l];  // collective results
   size_t writes = 0;
   for (const auto* tr : traces)
@@ -73,7 +147,8 @@ model::Domain combinationDomain(const std::vector<const model::Trace*>& traces,
     model::Domain next = dom;
     for (const auto* tr : traces)
       for (size_t i = 0; i < tr->events.size(); ++i) {
-        if (tr->events[i].kind != model::EventKind::Write) continue;
+        if (tr->events[i].kind != model::EventKind::Write || exact[tr->events[i].loc]) continue;
+        if (deadline) deadline->check();
         const model::Val& v = tr->vals[i];
         model::forEachAssignment(*tr, model::lazyReadsOf(*tr, v), dom, [&](const model::ReadLookup& look) {
           next[tr->events[i].loc].insert(*model::evaluate(v, look));

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/engine_common.h"
 #include "model/semantics.h"
 
 namespace checker {
@@ -50,9 +51,12 @@ TraceTables tabulate(const model::Trace& tr, const model::Domain& dom);
 // `init`): the writes' values over the reads' values, to a fixed point. Far smaller than the
 // test's domain, which holds the values of every path: the tables shrink with it.
 // The slots after the locations (the warp collectives' results, model/collectives.h) are
-// `whole`'s, the test's domain.
+// `whole`'s, the test's domain. A location written only by constants and read-modify-writes of
+// its own value (an mbarrier) gets exactly the values of chains of distinct RMWs. Checks the
+// deadline (when given) as it goes.
 model::Domain combinationDomain(const std::vector<const model::Trace*>& traces,
-                                const std::vector<int64_t>& init, const model::Domain& whole);
+                                const std::vector<int64_t>& init, const model::Domain& whole,
+                                const Deadline* deadline = nullptr);
 
 // Adds every value the tables take (not the decisions' truth values) to the code.
 void addValues(const TraceTables& t, ValueCode& code);

@@ -40,6 +40,7 @@ struct Args {
   double timeout = 0;
   std::string maxMemory;  // empty: the default (cli::defaultMemoryLimit)
   bool json = false;
+  bool failOnRelies = false;  // suite --fail-on-relies
   // --explain: "true" (the flag alone) for the condition's outcome; --explain=STATE: that state.
   std::string explain;
   std::string graphDir, expected, liveness, junit, helpTopic;
@@ -239,6 +240,7 @@ int cmdSuite(const Args& a) {
   so.check.maxMemoryBytes = applyMaxMemory(a);
   so.expectedTsv = a.expected;
   so.livenessTsv = a.liveness;
+  so.failOnRelies = a.failOnRelies;
   const bool tty = isatty(STDERR_FILENO);
   so.progress = [&](size_t done, size_t total, const checker::SuiteEntry& e) {
     if (tty) std::cerr << "\r\033[K[" << done << "/" << total << "] " << e.name << std::flush;
@@ -336,6 +338,8 @@ CLI::App* addSuite(CLI::App& app, Args& a) {
                 "may-hang), paths relative to the file")
       ->type_name("FILE");
   s->add_option("--junit", a.junit, "write a JUnit XML report")->type_name("FILE");
+  s->add_flag("--fail-on-relies", a.failOnRelies,
+              "fail a test whose verdict relies on a decision stronger than the PTX text ('Relies on')");
   s->add_flag("--json", a.json, "print the per-test results as JSON lines instead of failure lines");
   s->footer(kExitCodes);
   return s;

@@ -96,6 +96,7 @@ class InstrParser {
   void takeVectorRmwOperands(const Quals& q, bool red);
   void takeBraceList(const Piece& p, Slot slot, const std::string& msg);
 
+  void checkArriveSink();
   void takeOperands(std::vector<Slot> required, std::vector<Slot> optional, const std::string& msg);
   void takeMemOperands(const Quals& q, const std::string& who, std::vector<Slot> slots,
                        std::vector<std::string> what);

@@ -94,6 +94,7 @@ void printHerd(std::ostream& os, const Outcome& o) {
   os << "Condition " << toString(o.quantifier) << " " << o.condition << "\n";
   os << "Observation " << o.test << " " << toString(o.observation()) << " " << o.positive << " "
      << o.negative << "\n";
+  for (const auto& r : o.reliesOn) os << "Relies on " << r.decision << ": " << r.text << "\n";
   if (o.loopBound >= 0)
     os << "Bounded: paths taking a backward branch more than " << o.loopBound
        << " times were not explored (--unroll)\n";
@@ -142,6 +143,11 @@ nlohmann::ordered_json toJson(const Outcome& o) {
     j["vacuous"] = o.vacuous();
   }
   if (o.loopBound >= 0) j["unrollBoundHit"] = o.loopBound;
+  if (!o.reliesOn.empty()) {
+    ordered_json relies = ordered_json::array();
+    for (const Reliance& r : o.reliesOn) relies.push_back({{"decision", r.decision}, {"text", r.text}});
+    j["reliesOn"] = std::move(relies);
+  }
   // milliseconds, as the herd block prints them
   j["seconds"] = std::round(o.seconds * 1000) / 1000;
   return j;

@@ -34,6 +34,12 @@ struct Race {
   std::string why;            // why they are not morally strong
 };
 
+// A decision of the model that is stronger than the PTX ISA text and that a verdict may rest on
+// (model/reliance.h): {"D29", "restricted fence treated as unrestricted"}.
+struct Reliance {
+  std::string decision, text;
+};
+
 struct Outcome {
   std::string test;
   Status status = Status::Done;
@@ -53,6 +59,9 @@ struct Outcome {
   double seconds = 0;
   int loopBound = -1;               // >= 0: some paths took more backward jumps and were dropped
   std::string engine;               // "explicit" / "smt"
+  // Stronger-than-text decisions the verdict may rest on: set for a Never or Always observation
+  // (a Sometimes holds under the text's weaker reading too).
+  std::vector<Reliance> reliesOn;
 
   bool validated() const;           // herd's Ok/No
   Observation observation() const;  // Never/Sometimes/Always over the body

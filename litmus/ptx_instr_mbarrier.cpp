@@ -63,8 +63,19 @@ void InstrParser::parseMbarrier() {
     in_.scope = q.scopeV;
     in_.scopeExplicit = true;
   }
+  // §9.7.13.15.11-16: the syntax gives .sem and .scope as one qualifier pair ({.sem.scope});
+  // ptxas refuses either alone ("'.release' requires scope", "'.cta' requires order").
+  if (q.sem && !q.scope)
+    fail(q.sem->off, dotted(q.sem->s) + " on '" + full + "' requires a scope (.cta or .cluster) with it");
+  if (q.scope && !q.sem)
+    fail(q.scope->off, dotted(q.scope->s) + " on '" + full + "' requires a memory order (" +
+                           (isWait(op) ? ".acquire or .relaxed" : isArrive(op) ? ".release or .relaxed" : ".relaxed") +
+                           ") with it");
   if (in_.noComplete && (in_.expectTx || in_.sem != Sem::Release || in_.scope != Scope::Cta))
     fail(parts_[0].off, "'.noComplete' allows only .release.cta and no .expect_tx");
+  // §9.7.13.15.13-14: the .noComplete forms name only a .shared{::cta} mbarrier
+  if (in_.noComplete && q.space && in_.space == Space::SharedCluster)
+    fail(q.space->off, "'" + full + ".noComplete' takes only a .shared{::cta} mbarrier (§9.7.13.15.13)");
   const std::string msg = "'" + full + "' expects ";
   switch (op) {
     case MbarOp::Init: return takeOperands({Slot::Addr, Slot::Val}, {}, msg + "an address and a count");
@@ -87,9 +98,20 @@ void InstrParser::parseMbarrier() {
     default: break;
   }
   if (in_.expectTx || in_.noComplete)
-    return takeOperands({Slot::Reg, Slot::Addr, Slot::Val}, {},
-                        msg + "a state, an address and a " + (in_.expectTx ? "transaction " : "") + "count");
-  takeOperands({Slot::Reg, Slot::Addr}, {Slot::Val}, msg + "a state, an address and an optional count");
+    takeOperands({Slot::Reg, Slot::Addr, Slot::Val}, {},
+                 msg + "a state, an address and a " + (in_.expectTx ? "transaction " : "") + "count");
+  else
+    takeOperands({Slot::Reg, Slot::Addr}, {Slot::Val}, msg + "a state, an address and an optional count");
+  checkArriveSink();
+}
+
+// §9.7.13.15.13-14: an arrive on an mbarrier in .shared::cluster (not in the thread's own
+// .shared::cta) "cannot return a value. Sink symbol '_' is mandatory for the destination".
+void InstrParser::checkArriveSink() {
+  if (in_.space != Space::SharedCluster || in_.args.empty() || in_.args[0].name == "_") return;
+  fail(ops_[0].off, "'mbarrier." + std::string(toString(in_.mbarOp)) +
+                        "' on a .shared::cluster mbarrier returns no state: its destination must be the "
+                        "sink '_' (§9.7.13.15.13)");
 }
 
 }  // namespace litmus::instr_detail

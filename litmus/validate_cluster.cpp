@@ -108,6 +108,18 @@ void checkAddressRegisters(const Thread& t, const Instr& in) {
   }
 }
 
+// §9.7.13.15.13-14: an arrive on an mbarrier of another CTA (a generic address from mapa; the
+// .shared::cluster form is checked by the parser) returns no state: the destination must be `_`.
+void checkRemoteArriveSink(const Test& test, const Thread& t, const Instr& in) {
+  const bool arrive = in.op == Opcode::Mbarrier && (in.mbarOp == MbarOp::Arrive || in.mbarOp == MbarOp::ArriveDrop);
+  if (!arrive || in.args.size() < 2 || in.args[0].name == "_" || in.args[1].kind != Operand::Kind::RegAddr) return;
+  const Location* l = findLocation(test, regLocation(t, in.args[1].name));
+  if (!l || l->ownerCta < 0 || l->ownerCta == t.cta) return;
+  throw Error(in.args[0].loc, "'" + in.text + "' arrives on '" + l->name + "' in the shared memory of CTA " +
+                                  std::to_string(l->ownerCta) + ", so it returns no state: its destination "
+                                  "must be the sink '_' (§9.7.13.15.13)");
+}
+
 void checkSpecialWrites(const Thread& t) {
   for (const auto& [reg, value] : t.initRegs)
     if (isSpecialRegister(reg)) throw Error(t.loc, "special register %" + reg + " cannot be initialised");
@@ -158,6 +170,7 @@ void checkClusters(const Test& test) {
       checkDirectAccess(test, t, in);
       checkMapa(test, t, in);
       checkAddressRegisters(t, in);
+      checkRemoteArriveSink(test, t, in);
     }
   }
   checkWarps(test, placementOf(test));

@@ -69,6 +69,12 @@ struct Event {
   // cp.async.mbarrier.arrive (arriveOnCopies) comes after the thread's earlier cp.async events.
   bool cpAsync = false;
   bool arriveOnCopies = false;
+  // Restricted fences (§9.7.13.4, D29): which operations the fence orders. Memory events carry
+  // what the restriction reads: the CTA whose shared memory holds the location (-1: not shared),
+  // and whether the event is an mbarrier.init.
+  litmus::FenceRestrict restrict = litmus::FenceRestrict::None;
+  int ownerCta = -1;
+  bool mbarrierInit = false;
 
   bool isMem() const { return kind == EventKind::Init || kind == EventKind::Read ||
                               kind == EventKind::Write; }

@@ -138,6 +138,8 @@ class Interpreter {
     const bool shared = space == litmus::Space::Shared || space == litmus::Space::SharedCta ||
                         space == litmus::Space::SharedCluster;
     if (shared && e.scope > litmus::Scope::Cluster) e.scope = litmus::Scope::Cluster;
+    // a shared location without `cta:` is taken to be in the accessing thread's CTA (D29)
+    if (shared) e.ownerCta = prog_.locOwnerCta[e.loc] >= 0 ? prog_.locOwnerCta[e.loc] : th_.cta;
     return e;
   }
 

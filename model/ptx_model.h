@@ -49,6 +49,20 @@ struct Static {
   // waits for -> that launch or wait (D37-D39).
   Rel grid;
   bool grids = false;             // some launch or grid wait orders something (grid is not empty)
+  // Restricted fences (§9.7.13.4, D29): fence.mbarrier_init orders only the thread's prior
+  // mbarrier.init, .sync_restrict::shared::cta only operations on objects in the fence CTA's
+  // shared memory, .sync_restrict::shared::cluster only those in its cluster's. FRelU/FAcqU are
+  // the unrestricted release/acquire fences (FRel/FAcq hold all, for the names of the patterns).
+  // Each key is a set of events (`from`) and the restricted fences (`rel`, `acq`) that apply to
+  // them: a causality path from X may pass a restricted fence only when that fence applies to X.
+  // The pairs the axioms read relate one location (Coherence, Causality) or fences (Fence-SC,
+  // to which no restricted fence applies), so a condition on X is one on both ends.
+  struct RestrictKey {
+    Rel from, rel, acq;
+  };
+  Rel FRelU, FAcqU;
+  std::vector<RestrictKey> restrictKeys;
+  bool restricted = false;        // some restricted fence releases or acquires
 };
 
 // The relations an execution chooses: reads-from, coherence order, Fence-SC order, and `bar`:
@@ -65,27 +79,37 @@ struct Derived {
 
 // §8.8 release patterns, first operation -> the strong write on M, one named part per form (the
 // names label the steps of an explanation of causality, checker/explain.cpp) ...
+// `fRel`/`fAcq`: the release/acquire fences that count (all of them unless a restriction, D29,
+// leaves some out).
 template <class Rel>
-std::array<Part<Rel>, 3> releasePatterns(const Static<Rel>& s) {
+std::array<Part<Rel>, 3> releasePatterns(const Static<Rel>& s, const Rel& fRel) {
   return {part("release", s.RelW), part("release ; po_loc", s.RelW * s.po_loc * s.StrongW),
-          part("fence ; po", s.FRel * s.po * s.StrongW)};
+          part("fence ; po", fRel * s.po * s.StrongW)};
 }
+template <class Rel>
+std::array<Part<Rel>, 3> releasePatterns(const Static<Rel>& s) { return releasePatterns(s, s.FRel); }
 // ... and acquire patterns, the strong read of M -> last operation.
 template <class Rel>
-std::array<Part<Rel>, 3> acquirePatterns(const Static<Rel>& s) {
+std::array<Part<Rel>, 3> acquirePatterns(const Static<Rel>& s, const Rel& fAcq) {
   return {part("acquire", s.AcqR), part("po_loc ; acquire", s.StrongR * s.po_loc * s.AcqR),
-          part("po ; fence", s.StrongR * s.po * s.FAcq)};
+          part("po ; fence", s.StrongR * s.po * fAcq)};
 }
+template <class Rel>
+std::array<Part<Rel>, 3> acquirePatterns(const Static<Rel>& s) { return acquirePatterns(s, s.FAcq); }
 // Barriers: an arrival, released by itself or a fence before it, synchronizes with each wait its
 // phase completes, acquiring by itself or a fence after it (§9.7.13.1, D23, D26).
 template <class Rel>
-std::array<Part<Rel>, 2> barrierReleases(const Static<Rel>& s) {
-  return {part("release arrive", s.ArriveRel), part("fence ; po", s.FRel * s.po * s.Arrive)};
+std::array<Part<Rel>, 2> barrierReleases(const Static<Rel>& s, const Rel& fRel) {
+  return {part("release arrive", s.ArriveRel), part("fence ; po", fRel * s.po * s.Arrive)};
 }
 template <class Rel>
-std::array<Part<Rel>, 2> barrierAcquires(const Static<Rel>& s) {
-  return {part("acquire wait", s.WaitAcq), part("po ; fence", s.Wait * s.po * s.FAcq)};
+std::array<Part<Rel>, 2> barrierReleases(const Static<Rel>& s) { return barrierReleases(s, s.FRel); }
+template <class Rel>
+std::array<Part<Rel>, 2> barrierAcquires(const Static<Rel>& s, const Rel& fAcq) {
+  return {part("acquire wait", s.WaitAcq), part("po ; fence", s.Wait * s.po * fAcq)};
 }
+template <class Rel>
+std::array<Part<Rel>, 2> barrierAcquires(const Static<Rel>& s) { return barrierAcquires(s, s.FAcq); }
 // The union of the parts (taken by value, so that derive() moves rather than copies them).
 template <class Rel, size_t N>
 Rel unionOf(std::array<Part<Rel>, N> parts) {
@@ -94,27 +118,32 @@ Rel unionOf(std::array<Part<Rel>, N> parts) {
   return r;
 }
 
-// The orders of §8.9 that do not depend on coherence order: observation order, synchronizes-with,
-// base causality and causality order. (The explicit engine derives them once per rf and Fence-SC
-// choice, before it enumerates coherence orders.)
+// §8.9.4 synchronizes-with, counting the release fences fRel and acquire fences fAcq.
 template <class Rel>
-Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Rel& bar) {
-  // §8.9.2 observation order: morally strong rf, continued through atomic RMWs
-  const Rel msrf = s.ms & rf;
-  const Rel obs = msrf * star(s.rmw * msrf);
-  // §8.8 release and acquire patterns
-  const Rel relPat = unionOf(releasePatterns(s));
-  const Rel acqPat = unionOf(acquirePatterns(s));
-  // §8.9.4 synchronizes-with: patterns whose ends are morally strong, and Fence-SC order ...
+Rel synchronizesWith(const Static<Rel>& s, const Rel& obs, const Rel& sc, const Rel& bar, const Rel& fRel,
+                     const Rel& fAcq) {
+  // §8.8 release and acquire patterns, whose ends are morally strong, and Fence-SC order ...
+  const Rel relPat = unionOf(releasePatterns(s, fRel));
+  const Rel acqPat = unionOf(acquirePatterns(s, fAcq));
   const Rel swMem = s.ms & (relPat * obs * acqPat);
   // ... and barriers (barrierReleases, barrierAcquires)
-  const Rel barRel = unionOf(barrierReleases(s));
-  const Rel barAcq = unionOf(barrierAcquires(s));
-  const Rel sw = swMem | (s.ms & (barRel * (s.ms & bar) * barAcq)) | sc;
-  // §8.9.5 base causality. An asynchronous operation comes after the issuing thread's earlier
-  // operations, but nothing reaches beyond it that way: its completion does not carry the
-  // thread's history (§8.9.1.1, D30).
-  // A completed grid is before the launches and griddepcontrol.waits that wait for it (D37-D39).
+  const Rel barRel = unionOf(barrierReleases(s, fRel));
+  const Rel barAcq = unionOf(barrierAcquires(s, fAcq));
+  return swMem | (s.ms & (barRel * (s.ms & bar) * barAcq)) | sc;
+}
+
+template <class Rel>
+struct Causal {
+  Rel bc, ppbc;
+};
+
+// §8.9.5 base causality and proxy-preserved base causality over synchronizes-with sw.
+template <class Rel>
+Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw) {
+  // An asynchronous operation comes after the issuing thread's earlier operations, but nothing
+  // reaches beyond it that way: its completion does not carry the thread's history (§8.9.1.1,
+  // D30). A completed grid is before the launches and griddepcontrol.waits that wait for it
+  // (D37-D39).
   const Rel bc0 = plus(s.grids ? s.po | sw | s.grid : s.po | sw);
   const Rel bc = s.async ? bc0 | s.poAsync | (bc0 * s.poAsync) : bc0;
   // §8.9.5 proxy-preserved base causality: as is through one view, or on one location through a
@@ -138,9 +167,40 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
   // A grid's memory operations are performed and visible when it completes (§9.7.13.13), to
   // every proxy: base causality through a grid boundary is proxy-preserved (D39).
   if (s.grids) ppbc = ppbc | (((s.grid | bc * s.grid) * bc) & s.loc);
+  return {bc, ppbc};
+}
+
+// The orders of §8.9 that do not depend on coherence order: observation order, synchronizes-with,
+// base causality and causality order. (The explicit engine derives them once per rf and Fence-SC
+// choice, before it enumerates coherence orders.)
+template <class Rel>
+Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Rel& bar) {
+  // §8.9.2 observation order: morally strong rf, continued through atomic RMWs
+  const Rel msrf = s.ms & rf;
+  const Rel obs = msrf * star(s.rmw * msrf);
+  // §8.9.4 synchronizes-with, every fence counted (what explanations name)
+  Rel sw = synchronizesWith(s, obs, sc, bar, s.FRel, s.FAcq);
+  Causal<Rel> c;
+  if (!s.restricted) {
+    c = baseCausality(s, sw);
+  } else {
+    // §9.7.13.4 (D29): a restricted fence's effect applies only to operations on objects of its
+    // state space (or the thread's prior mbarrier.init): base causality from X passes only the
+    // restricted fences that apply to X, one key of events at a time.
+    for (size_t k = 0; k < s.restrictKeys.size(); ++k) {
+      const auto& key = s.restrictKeys[k];
+      const Causal<Rel> ck = baseCausality(s, synchronizesWith(s, obs, sc, bar, s.FRelU | key.rel, s.FAcqU | key.acq));
+      if (k == 0) {
+        c = {key.from * ck.bc, key.from * ck.ppbc};
+      } else {
+        c.bc = c.bc | (key.from * ck.bc);
+        c.ppbc = c.ppbc | (key.from * ck.ppbc);
+      }
+    }
+  }
   // §8.9.5 causality order
-  const Rel cause = ppbc | (obs * ppbc);
-  return Derived<Rel>{obs, sw, bc, cause};
+  const Rel cause = c.ppbc | (obs * c.ppbc);
+  return Derived<Rel>{obs, std::move(sw), c.bc, cause};
 }
 
 // The six axioms of §8.10 on one candidate execution. `check(axiom, constraint)` decides whether

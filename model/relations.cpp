@@ -3,6 +3,8 @@
 #include "model/barriers.h"
 #include "model/grids.h"
 
+#include <map>
+
 namespace model {
 
 using litmus::FenceProxyKind;
@@ -186,6 +188,66 @@ void addViews(const std::vector<Event>& ev, Static<BitRel>& s) {
   if (s.viewSteps.empty()) s.chain = 0;
 }
 
+// Whether restricted fence f orders memory event x (§9.7.13.4, D29): fence.mbarrier_init the
+// thread's prior mbarrier.init; .sync_restrict::shared::cta operations on objects in the shared
+// memory of f's CTA; .sync_restrict::shared::cluster those in the shared memory of f's cluster.
+bool restrictionApplies(const Event& f, const Event& x, const std::map<int, std::pair<int, int>>& ctaCluster) {
+  using litmus::FenceRestrict;
+  if (!x.isMem() || x.thread < 0) return false;
+  switch (f.restrict) {
+    case FenceRestrict::MbarrierInit: return x.mbarrierInit && x.thread == f.thread && x.po < f.po;
+    case FenceRestrict::SharedCta: return x.ownerCta >= 0 && x.ownerCta == f.cta;
+    case FenceRestrict::SharedCluster: {
+      const auto it = ctaCluster.find(x.ownerCta);
+      return it != ctaCluster.end() && it->second == std::make_pair(f.cluster, f.gpu);
+    }
+    case FenceRestrict::None: return false;
+  }
+  return false;
+}
+
+// Groups the events by the restricted fences that apply to them (Static::restrictKeys). The
+// first key is the events no restricted fence applies to (fences and barriers among them).
+void addRestrictions(const std::vector<Event>& ev, Static<BitRel>& s) {
+  const int n = static_cast<int>(ev.size());
+  std::vector<int> fences;
+  std::map<int, std::pair<int, int>> ctaCluster;
+  BitRel::Row restricted;
+  for (int f = 0; f < n; ++f) {
+    if (ev[f].thread >= 0) ctaCluster[ev[f].cta] = {ev[f].cluster, ev[f].gpu};
+    if (ev[f].isFence() && ev[f].restrict != litmus::FenceRestrict::None &&
+        (s.FRel.get(f, f) || s.FAcq.get(f, f))) {
+      fences.push_back(f);
+      restricted[f] = true;
+    }
+  }
+  const BitRel unrestricted = BitRel::diag(n, ~restricted);
+  s.FRelU = s.FRel & unrestricted;
+  s.FAcqU = s.FAcq & unrestricted;
+  s.restricted = !fences.empty();
+  if (!s.restricted) return;
+  std::map<std::vector<bool>, size_t> keyOf;
+  std::vector<BitRel::Row> from;
+  keyOf[std::vector<bool>(fences.size(), false)] = 0;
+  from.emplace_back();
+  for (int x = 0; x < n; ++x) {
+    std::vector<bool> applies;
+    for (int f : fences) applies.push_back(restrictionApplies(ev[f], ev[x], ctaCluster));
+    const auto [it, fresh] = keyOf.emplace(applies, from.size());
+    if (fresh) from.emplace_back();
+    from[it->second][x] = true;
+  }
+  s.restrictKeys.resize(from.size());
+  for (const auto& [applies, k] : keyOf) {
+    BitRel::Row rel, acq;
+    for (size_t i = 0; i < fences.size(); ++i) {
+      rel[fences[i]] = applies[i] && s.FRel.get(fences[i], fences[i]);
+      acq[fences[i]] = applies[i] && s.FAcq.get(fences[i], fences[i]);
+    }
+    s.restrictKeys[k] = {BitRel::diag(n, from[k]), BitRel::diag(n, rel), BitRel::diag(n, acq)};
+  }
+}
+
 }  // namespace
 
 Static<BitRel> staticRelations(const EventGraph& g) {
@@ -255,6 +317,7 @@ Static<BitRel> staticRelations(const EventGraph& g) {
   addViews(ev, s);
   s.grid = gridOrder(ev);
   s.grids = !s.grid.empty();
+  addRestrictions(ev, s);
   return s;
 }
 

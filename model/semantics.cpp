@@ -170,6 +170,7 @@ Program buildProgram(const litmus::Test& test) {
       p.locOffset.push_back(offset);
       p.locInit.push_back(litmus::initialValue(l, offset));
       p.locSpace.push_back(l.space);
+      p.locOwnerCta.push_back(l.ownerCta);
     }
     return it->second;
   };
@@ -351,8 +352,10 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       break;
     }
     case Opcode::Fence: {
-      // restricted fences (.mbarrier_init, .sync_restrict) act as the unrestricted fence (D29)
-      emit(p, baseEvent(p, in, EventKind::Fence), {});
+      // restricted fences (.mbarrier_init, .sync_restrict) order only some operations (D29)
+      Event f = baseEvent(p, in, EventKind::Fence);
+      f.restrict = in.restrict;
+      emit(p, f, {});
       break;
     }
     case Opcode::FenceProxy: {

@@ -42,6 +42,7 @@ struct Program {
   std::vector<int64_t> locOffset;         // physical location -> byte offset in that root
   std::vector<int64_t> locInit;
   std::vector<litmus::Space> locSpace;
+  std::vector<int> locOwnerCta;           // physical location -> owner CTA (`cta:`), -1 if none
   // Per declared location: the cluster rank of the CTA whose shared memory holds it (D32), -1
   // when it has no owner CTA.
   std::vector<int> ownerRank;

@@ -145,6 +145,7 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
   const int address = addressOf(p, in, 0);
   if (op == MbarOp::Init || op == MbarOp::Inval) {
     Event w = memEvent(p, in, EventKind::Write, address);
+    w.mbarrierInit = op == MbarOp::Init;  // what fence.mbarrier_init orders (D29)
     MbarState st;
     Taint t;
     if (op == MbarOp::Init) {

@@ -102,7 +102,7 @@ std::string relativeTo(const std::string& file, const std::string& dir) {
 // A hang is never taken for success: a test that may hang fails unless `may-hang` is expected,
 // and one with no finishing execution at all and no hang to show for it (every path cut by the
 // loop bound) fails too, since its verdict would hold vacuously.
-void judge(SuiteEntry& e) {
+void judge(SuiteEntry& e, bool failOnRelies) {
   const litmus::Outcome& o = e.outcome;
   const bool expected = e.expected != litmus::Expect::None || !e.liveness.empty();
   if (!expected) {
@@ -122,6 +122,11 @@ void judge(SuiteEntry& e) {
     why.push_back(o.loopBound >= 0 ? "no execution finishes within the loop bound (--unroll " +
                                          std::to_string(o.loopBound) + ")"
                                    : std::string("no execution finishes"));
+  if (failOnRelies && !o.reliesOn.empty()) {
+    std::string d;
+    for (const auto& r : o.reliesOn) d += (d.empty() ? "" : ", ") + r.decision;
+    why.push_back("the verdict relies on " + d + ", stronger than the PTX text (--fail-on-relies)");
+  }
   e.verdict = why.empty() ? Verdict::Pass : Verdict::Fail;
   e.message.clear();
   for (const auto& w : why) e.message += (e.message.empty() ? "" : "; ") + w;
@@ -160,7 +165,7 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
     e.verdict = Verdict::Unknown;
     e.message = e.outcome.statusDetail;
   } else {
-    judge(e);
+    judge(e, opt.failOnRelies);
   }
   return e;
 }

@@ -40,6 +40,8 @@ struct SuiteOptions {
   Options check;
   std::string expectedTsv;  // empty: use the tests' own `expect`
   std::string livenessTsv;  // empty: no liveness expectations
+  // A verdict that rests on a decision stronger than the PTX text (Outcome::reliesOn) fails.
+  bool failOnRelies = false;
   // Called after each test (for progress display).
   std::function<void(size_t done, size_t total, const SuiteEntry&)> progress;
 };

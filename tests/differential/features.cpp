@@ -20,6 +20,7 @@ const std::vector<std::string>& featureNames() {
       "mbarrier.expect_tx", "mbarrier.complete_tx", "mbarrier.test_wait", "mbarrier.try_wait",
       "mbarrier wait in a loop", "mbarrier wait by parity", "mbarrier wait by state",
       "mbarrier.pending_count", "remote mbarrier", "mbarrier wait on parity 1", "mbarrier.inval",
+      "mbarrier.arrive_drop.noComplete", "mbarrier arrival after arrive_drop",
       // proxies and aliases
       "generic alias", "texture/surface/constant proxy", "fence.proxy.alias",
       "fence.proxy texture/surface/constant", "fence.proxy.async", "async::generic proxy fence",
@@ -62,7 +63,9 @@ void mbarrier(const Instr& in, std::set<std::string>& f) {
   switch (in.mbarOp) {
     case MbarOp::Init: f.insert("mbarrier.init"); break;
     case MbarOp::Arrive: f.insert(in.expectTx ? "mbarrier.arrive.expect_tx" : "mbarrier.arrive"); break;
-    case MbarOp::ArriveDrop: f.insert("mbarrier.arrive_drop"); break;
+    case MbarOp::ArriveDrop:
+      f.insert(in.noComplete ? "mbarrier.arrive_drop.noComplete" : "mbarrier.arrive_drop");
+      break;
     case MbarOp::ExpectTx: f.insert("mbarrier.expect_tx"); break;
     case MbarOp::CompleteTx: f.insert("mbarrier.complete_tx"); break;
     case MbarOp::TestWait:
@@ -190,6 +193,12 @@ std::set<std::string> features(const litmus::Test& test) {
   locations(test, f);
   for (const auto& th : test.threads) {
     loops(th, f);
+    bool dropped = false;  // issue 18: an arrival in a later phase by a thread that dropped out
+    for (const Instr& in : th.code) {
+      const bool arrive = in.op == Opcode::Mbarrier && (in.mbarOp == litmus::MbarOp::Arrive || in.mbarOp == litmus::MbarOp::ArriveDrop);
+      if (arrive && dropped) f.insert("mbarrier arrival after arrive_drop");
+      dropped |= arrive && in.mbarOp == litmus::MbarOp::ArriveDrop;
+    }
     for (const Instr& in : th.code) {
       if (!in.guard.empty() && in.op != Opcode::Bra) f.insert("guard");
       if (in.op == Opcode::Bar) barrier(in, f);

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include <functional>
+
 #include "gen.h"
 
 namespace difftest::gen {
@@ -64,16 +66,19 @@ Block arrive(Draft& d, int t, int m, int tx, std::string& state) {
   std::string a;
   d.read(t, m);
   d.write(m, true);
-  state = d.reg(t, "s", false);
   const bool local = d.locs[m].owner == d.threads[t].cta;
+  // a remote arrive returns no state: the sink is mandatory (§9.7.13.15.13)
+  state = local ? d.reg(t, "s", false) : "_";
   if (tx > 0)
     return {{mbar(d, t, m, "arrive.expect_tx", {".release", ".relaxed"}, a) + state + ", " + a + ", " +
              std::to_string(tx) + ";"}};
   const int k = g.pick(0, 19);
   if (k == 0 && local) return {{"mbarrier.arrive.noComplete.shared.b64 " + state + ", [" + d.locs[m].name + "], 1;"}};
-  if (k <= 5) return {{mbar(d, t, m, "arrive_drop", {".release", ".relaxed"}, a) + state + ", " + a + ";"}};
+  if (k <= 4 && local)  // issue 18: arrive_drop.noComplete
+    return {{"mbarrier.arrive_drop.noComplete.shared.b64 " + state + ", [" + d.locs[m].name + "], 1;"}};
+  if (k <= 10) return {{mbar(d, t, m, "arrive_drop", {".release", ".relaxed"}, a) + state + ", " + a + ";"}};
   const std::string line = mbar(d, t, m, "arrive", {"", ".release", ".relaxed"}, a) + state + ", " + a;
-  return {{line + (k <= 8 ? ", " + std::to_string(g.pick(1, 2)) : "") + ";"}};
+  return {{line + (k <= 12 ? ", " + std::to_string(g.pick(1, 2)) : "") + ";"}};
 }
 
 // expect_tx or complete_tx of `tx` bytes.
@@ -86,16 +91,17 @@ Block tx(Draft& d, int t, int m, const std::string& op, int bytes) {
 
 // A wait by a thread of m's CTA: once, or spinning until the phase of that parity completes;
 // with a state from the thread's own arrival at times (token form).
-Block wait(Draft& d, int t, int m, const std::string& token, bool spin) {
+Block wait(Draft& d, int t, int m, const std::string& token, bool spin, int parity = -1) {
   auto& g = d.g;
   std::string a;
   d.read(t, m);
-  const bool parity = token.empty();
-  const std::string op = std::string(spin || g.coin(50) ? "try_wait" : "test_wait") + (parity ? ".parity" : "");
+  const bool byParity = token.empty();
+  if (byParity && parity < 0) parity = g.coin(75) ? 0 : 1;
+  const std::string op = std::string(spin || g.coin(50) ? "try_wait" : "test_wait") + (byParity ? ".parity" : "");
   const std::string p = d.pred(t, true);
   const std::string relaxed = g.coin(20) ? ".relaxed" : "";
   const std::string line = mbar(d, t, m, op, {relaxed.empty() ? ".acquire" : relaxed}, a) + p + ", " + a +
-                           ", " + (parity ? std::to_string(g.coin(75) ? 0 : 1) : token) + ";";
+                           ", " + (byParity ? std::to_string(parity) : token) + ";";
   Block b;
   if (spin) {
     const std::string l = d.label(t);
@@ -135,12 +141,27 @@ void commit(Draft& d, Plan& plan) {
     if (!blocks.empty()) d.threads[t].sequences.push_back(blocks);
 }
 
+// Draws what `add` adds only where the draft stays within the cost bound: issue 18's second
+// phases and re-arrivals add writes and reads of the mbarrier, and a draw they push over the
+// bound would be redrawn without its arrive_drop.
+void withinBoundOnly(Draft& d, Plan& plan, const std::function<void()>& add) {
+  const auto locs = d.locs;
+  const auto threads = d.threads;
+  const Plan saved = plan;
+  add();
+  if (d.withinBound()) return;
+  d.locs = locs;
+  d.threads = threads;
+  plan = saved;
+}
+
 // Roles: arrivers anywhere in the cluster (remote ones through mapa), waiters in m's CTA, and
 // with tx-counts, a thread completing them.
 void mbarrierRoles(Draft& d, int m, int count, const std::vector<int>& users, Plan& plan) {
   auto& g = d.g;
   const int owner = d.locs[m].owner;
   std::vector<int> pool = users;
+  std::vector<int> droppers;  // threads that left with arrive_drop
   const int arrivals = std::min<int>(static_cast<int>(pool.size()), g.pick(1, count + 1));
   const int txBytes = g.coin(45) ? g.of(std::vector<int>{4, 16}) : 0;
   for (int i = 0; i < arrivals; ++i) {
@@ -148,6 +169,14 @@ void mbarrierRoles(Draft& d, int m, int count, const std::vector<int>& users, Pl
     if (g.coin(25)) plan[t].push_back(memoryOp(d, t));
     std::string state;
     plan[t].push_back(arrive(d, t, m, i == 0 ? txBytes : 0, state));
+    if (plan[t].back().lines.back().find("arrive_drop") != std::string::npos) {
+      droppers.push_back(t);
+      if (g.coin(80))  // issue 18: a thread that dropped out arrives again (a later phase)
+        withinBoundOnly(d, plan, [&] {
+          std::string again;
+          plan[t].push_back(arrive(d, t, m, 0, again));
+        });
+    }
     const bool local = d.threads[t].cta == owner;
     if (local && g.coin(35)) plan[t].push_back({{"mbarrier.pending_count.b64 " + d.reg(t, "c") + ", " + state + ";"}});
     if (local && g.coin(40)) plan[t].push_back(wait(d, t, m, state, false));
@@ -167,6 +196,16 @@ void mbarrierRoles(Draft& d, int m, int count, const std::vector<int>& users, Pl
     plan[t].push_back(wait(d, t, m, "", g.coin(40)));
     if (g.coin(40)) plan[t].push_back(memoryOp(d, t));
   }
+  // A second phase (issue 18): an arrival after the waits, at times by a thread that dropped out
+  // (its re-arrival counts in a phase that no longer expects it), then a wait on parity 1.
+  if (g.coin(50))
+    withinBoundOnly(d, plan, [&] {
+      const int t = !droppers.empty() && g.coin(90) ? g.of(droppers) : g.of(pool);
+      std::string state;
+      plan[t].push_back(arrive(d, t, m, 0, state));
+      const int w = g.of(local);
+      plan[w].push_back(wait(d, w, m, "", g.coin(50), 1));
+    });
 }
 
 }  // namespace
@@ -184,7 +223,7 @@ void drawMbarrier(Draft& d) {
   if (g.coin(92)) plan[i0].push_back(init(d, i0, m, count));
   publish(d, i0, users, plan);
   mbarrierRoles(d, m, count, users, plan);
-  if (g.coin(15)) {
+  if (g.coin(18)) {
     std::string a;
     plan[i0].push_back({{mbar(d, i0, m, "inval", {""}, a) + a + ";"}});
     d.write(m);
@@ -324,7 +363,7 @@ void remoteTransfer(Draft& d, Plan& plan, bool copy) {
     return;
   }
   for (int k = 0; k < sends; ++k) {
-    if (g.coin(35)) {
+    if (g.coin(30)) {
       plan[s].push_back({{"st.async" + std::string(g.coin(30) ? ".weak" : "") +
                           ".shared::cluster.mbarrier::complete_tx::bytes.b32 " + ae + ", " +
                           std::to_string(g.pick(1, 2)) + ", " + am + ";"}});

@@ -214,7 +214,7 @@ TEST_CASE("formatInstr round trip, PTX dialect") {
                         "mbarrier.inval.shared.b64 [m]",
                         "mbarrier.arrive.shared.b64 %s, [m]",
                         "mbarrier.arrive.relaxed.cta.shared.b64 %s, [m]",
-                        "mbarrier.arrive.release.cluster.shared::cluster.b64 %s, [%r]",
+                        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r]",
                         "mbarrier.arrive.noComplete.shared.b64 %s, [m], 1",
                         "mbarrier.arrive.expect_tx.shared::cta.b64 %s, [m], 16",
                         "mbarrier.arrive_drop.shared.b64 %s, [m]",
