@@ -39,7 +39,9 @@ ul.states, ul.never, ul.races { font-family: monospace; font-size: .9em; margin:
 #filters { position: sticky; top: 0; background: #fff; padding: .4em 0; border-bottom: 1px solid #eee; z-index: 1; }
 #filters input { width: 20em; }
 .families li { margin: .15em 0; }
-.families a, .siblings a { margin-right: .6em; }
+.families a, .siblings a, #bad-list a { margin-right: .6em; }
+a.bad { color: #c62828; font-weight: bold; }
+details { margin: .6em 0; }
 )CSS";
 
 const char* const kScript = R"JS(
@@ -103,13 +105,15 @@ const char* const kScript = R"JS(
     if (!families.has(t.familyKey)) families.set(t.familyKey, []);
     families.get(t.familyKey).push(i);
   });
-  main.append(el('h2', {text: 'Families (' + families.size + ')'}));
+  const badOnes = tests.map((t, i) => i).filter(i => bad(tests[i]));
+  main.append(el('p', {id: 'bad-list'}, el('b', {text: 'Violations and failures (' + badOnes.length + '): '}),
+    ...(badOnes.length ? badOnes.map(i => el('a', {href: '#' + idOf(i), class: 'bad'}, tests[i].test)) : ['none'])));
   const fl = el('ul', {class: 'families', id: 'families'});
   for (const [name, members] of [...families.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
     const links = members.map(i => el('a', {href: '#' + idOf(i), class: bad(tests[i]) ? 'bad' : ''}, tests[i].test));
     fl.append(el('li', {}, el('b', {text: name + ' (' + members.length + '): '}), ...links));
   }
-  main.append(fl);
+  main.append(el('details', {}, el('summary', {}, el('b', {text: 'Families (' + families.size + ')'})), fl));
 
   // ---- tests ----
   main.append(el('h2', {text: 'Tests'}));

@@ -76,7 +76,13 @@ Graph forbiddenGraph(const Record& record, const GraphOptions& options) {
     opt.timeoutSeconds = options.timeoutSeconds;
     if (!pattern.empty()) opt.explainState = litmus::parseStatePattern(pattern, test, {"histogram", 1, 1});
     const checker::Result r = checker::check(test, opt);
-    if (!r.violation) return g.note = "the model gave no violating candidate (" + r.outcome.statusDetail + ")", g;
+    if (!r.violation) {
+      g.note = r.outcome.status != litmus::Status::Done
+                   ? "no graph: the model did not finish (" + r.outcome.statusDetail + "; --graph-timeout)"
+                   : "no graph: the checker has no candidate execution with this outcome to draw (none "
+                     "reaches it: e.g. a value no write produces, or a thread that never finishes)";
+      return g;
+    }
     const auto& v = *r.violation;
     g.state = litmus::formatState(test.observed, v.execution.state);
     const std::string title = test.name + ": forbidden, " + g.state + "\nviolates " +
