@@ -37,7 +37,7 @@ std::string dotEscape(const std::string& s) {
 
 // An mbarrier's value is a packed state (model/mbarrier.h); people read its fields.
 std::string valueText(const Event& e) {
-  if (!e.mbarrier) return std::to_string(e.value);
+  if (!e.mbarrier && !e.mbarrierInit) return std::to_string(e.value);
   const model::MbarState m = model::MbarState::unpack(e.value);
   if (!m.valid) return "(mbarrier, not initialised)";
   return "(phase " + std::to_string(m.phase) + ", pending " + std::to_string(m.pending) + "/" +

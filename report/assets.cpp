@@ -37,7 +37,7 @@ ul.states, ul.never, ul.races { font-family: monospace; font-size: .9em; margin:
 .graph svg { max-width: 100%; height: auto; }
 .note, .warn { color: #8d6e00; background: #fff8e1; padding: .2em .5em; }
 #filters { position: sticky; top: 0; background: #fff; padding: .4em 0; border-bottom: 1px solid #eee; z-index: 1; }
-#filters input { width: 20em; }
+#filters input[type=search] { width: 20em; }
 .families li { margin: .15em 0; }
 .families a, .siblings a, #bad-list a { margin-right: .6em; }
 a.bad { color: #c62828; font-weight: bold; }
@@ -210,6 +210,8 @@ const char* const kScript = R"JS(
     for (const r of t.reliesOn || []) s.append(el('p', {class: 'note', text: 'Relies on ' + r.decision + ': ' + r.text}));
   }
   document.body.setAttribute('data-rendered', tests.length);
+  // The sections did not exist when the browser looked for the URL's #fragment.
+  if (location.hash) { const target = document.getElementById(location.hash.slice(1)); if (target) target.scrollIntoView(); }
 })();
 )JS";
 
