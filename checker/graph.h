@@ -1,7 +1,11 @@
 // Execution graphs as Graphviz DOT: one cluster per thread, a fixed colour per relation
-// (po black, rf red, co blue, fr orange, sc purple); a violated axiom's cycle drawn bold.
+// (po black, rf red, co blue, fr orange, sc purple). The edges that decide the outcome are bold
+// (a violated axiom's cycle, the other edges faded; in a witness, rf); initial writes appear only
+// where they are a step of the cycle (a read of one says "(init)"); mbarrier values are decoded
+// (phase, pending/expected arrivals, tx-count).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "checker/checker.h"
@@ -11,8 +15,14 @@ namespace checker {
 std::string executionDot(const litmus::Test& test, const Execution& x, const std::string& title,
                          const Violation* violation = nullptr);
 
-// Writes DIR/NAME.state-K.dot for each witness and DIR/NAME.forbidden.dot for the violation, and
-// an .svg beside each when Graphviz `dot` is installed. Returns the number of files written.
+// Writes DIR/NAME.allowed.STATE.dot for each witness and DIR/NAME.forbidden.STATE.dot for the
+// violation (STATE: "P1-r0=1_x=2", or state-K when too long for a file name), and an .svg and a
+// .png beside each when Graphviz `dot` is installed. Returns the number of files written.
 int writeGraphs(const std::string& dir, const litmus::Test& test, const Result& result);
+
+bool haveGraphviz();  // `dot` is on the PATH
+
+// DOT rendered by Graphviz (`dot -TFORMAT`, e.g. svg); nullopt when dot is missing or fails.
+std::optional<std::string> renderDot(const std::string& dot, const std::string& format);
 
 }  // namespace checker

@@ -26,6 +26,7 @@
 #include "litmus/files.h"
 #include "litmus/parse.h"
 #include "mutate/command.h"
+#include "report/command.h"
 #include "suite/suite.h"
 
 namespace {
@@ -345,8 +346,8 @@ CLI::App* addSuite(CLI::App& app, Args& a) {
   return s;
 }
 
-// `run`, `mutate`, `compare` and `gen` keep their own parsers (cli/run.cpp, mutate/command.cpp,
-// cli/compare.cpp, gen/command.cpp): everything after the word goes to them unchanged.
+// `run`, `mutate`, `compare`, `gen` and `report` keep their own parsers (cli/run.cpp,
+// mutate/command.cpp, cli/compare.cpp, gen/command.cpp, report/command.cpp): everything after the word goes to them unchanged.
 CLI::App* addForwarded(CLI::App& app, const std::string& name, const std::string& what) {
   CLI::App* c = app.add_subcommand(name, what + " ('litmus " + name + " --help' for its options)");
   c->prefix_command();
@@ -355,6 +356,7 @@ CLI::App* addForwarded(CLI::App& app, const std::string& name, const std::string
 }
 
 int cmdGen(int argc, char** argv) { return gen::cmdGen(argc, argv); }
+int cmdReport(int argc, char** argv) { return report::cmdReport(argc, argv); }
 
 // Calls a forwarded command as main would: argv[0] is the command's name, argv[argc] is null.
 int forward(const std::vector<std::string>& args, int (*cmd)(int, char**)) {
@@ -380,6 +382,7 @@ int help(const CLI::App& app, const std::string& topic) {
   if (topic == "mutate") return forward({"--help"}, cmdMutate);
   if (topic == "compare") return forward({"--help"}, cmdCompare);
   if (topic == "gen") return forward({"--help"}, cmdGen);
+  if (topic == "report") return forward({"--help"}, cmdReport);
   if (const CLI::App* sub = findCommand(app, topic)) {
     std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
@@ -417,6 +420,7 @@ int main(int argc, char** argv) {
                                                     "the mutation score of a GPU run");
   CLI::App* compareCmd = addForwarded(app, "compare", "compare two result files (run or check --json) family by family");
   CLI::App* genCmd = addForwarded(app, "gen", "generate litmus tests from cycles of relations, diy-style");
+  CLI::App* reportCmd = addForwarded(app, "report", "one self-contained HTML page of run, check or suite results");
   CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
   helpCmd->add_option("COMMAND", a.helpTopic, "a command");
   for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
@@ -442,6 +446,7 @@ int main(int argc, char** argv) {
         if (*mutateCmd) return forward(mutateCmd->remaining(), cmdMutate);
         if (*compareCmd) return forward(compareCmd->remaining(), cmdCompare);
         if (*genCmd) return forward(genCmd->remaining(), cmdGen);
+        if (*reportCmd) return forward(reportCmd->remaining(), cmdReport);
         if (*helpCmd) return help(app, a.helpTopic);
         if (*check) return cmdCheck(a);
         if (*suite) return cmdSuite(a);

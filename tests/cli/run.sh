@@ -434,12 +434,18 @@ lit check --graph "$g" golden/MP+rel.gpu+acq.gpu.yaml
 normalise <"$OUT" >"$TMP/got"
 [ "$RC" -eq 0 ] && diff -q golden/MP+rel.gpu+acq.gpu.expected "$TMP/got" >/dev/null
 check $? "check --graph: same output, exit 0" "$(ran check --graph "$g" golden/MP+rel.gpu+acq.gpu.yaml)"
-n=$(ls "$g" 2>/dev/null | grep -c '^MP+rel\.gpu+acq\.gpu\.state-[0-9][0-9]*\.dot$')
+n=$(ls "$g" 2>/dev/null | grep -c '^MP+rel\.gpu+acq\.gpu\.allowed\.P1-r0=[01]_P1-r1=[01]\.dot$')
 [ "$n" -eq 3 ]
-check $? "--graph writes NAME.state-K.dot per allowed state (3)" "$(ls -l "$g" 2>&1)"
-fd=$g/MP+rel.gpu+acq.gpu.forbidden.dot
+check $? "--graph writes NAME.allowed.STATE.dot per allowed state (3)" "$(ls -l "$g" 2>&1)"
+fd=$g/MP+rel.gpu+acq.gpu.forbidden.P1-r0=1_P1-r1=0.dot
 [ -f "$fd" ] && grep -Eq 'Causality|Coherence|Atomicity|SC per location|Fence-SC|No-Thin-Air' "$fd"
-check $? "--graph writes NAME.forbidden.dot naming the violated axiom" "$(ls -l "$g" 2>&1)" "$(head -n 5 "$fd" 2>&1)"
+check $? "--graph writes NAME.forbidden.STATE.dot naming the violated axiom" "$(ls -l "$g" 2>&1)" "$(head -n 5 "$fd" 2>&1)"
+# Graphviz, where installed, renders each graph as SVG and PNG.
+if command -v dot >/dev/null; then
+  [ "$(ls "$g" | grep -c '\.svg$')" -eq 4 ] && [ "$(ls "$g" | grep -c '\.png$')" -eq 4 ] &&
+    [ "$(head -c 4 "${fd%.dot}.png" | tail -c 3)" = PNG ]
+  check $? "--graph with Graphviz: an .svg and a .png per graph" "$(ls -l "$g" 2>&1)"
+fi
 bad=
 for d in "$g"/*.dot; do
   [ "$(head -c 7 "$d")" = digraph ] && [ "$(awk 'NF { last = $0 } END { print last }' "$d")" = "}" ] || bad="$bad $d"
@@ -449,7 +455,7 @@ check $? "every .dot starts with 'digraph' and ends with '}'" "bad:$bad"
 
 g2=$TMP/graphs-allowed
 lit check --graph "$g2" golden/MP+rel.cta+acq.cta-diffcta.yaml
-[ "$RC" -eq 0 ] && [ "$(ls "$g2" | grep -c '\.state-[0-9][0-9]*\.dot$')" -eq 4 ] &&
+[ "$RC" -eq 0 ] && [ "$(ls "$g2" | grep -c '\.allowed\..*\.dot$')" -eq 4 ] &&
   ! ls "$g2" | grep -q 'forbidden'
 check $? "--graph on an allowed outcome: a graph per state (4), no forbidden.dot" "$(ls -l "$g2" 2>&1)"
 
