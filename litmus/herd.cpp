@@ -159,7 +159,12 @@ std::string HerdParser::takeInfoLines(std::string_view region) {
     const size_t end = std::min(region.find('\n', start), region.size());
     const std::string_view line = region.substr(start, end - start), t = trim(line);
     const size_t eq = t.find('=');
-    if (!inQuote && eq != std::string_view::npos && eq > 0 && lex::isIdentifier(t.substr(0, eq))) {
+    // Keys are capitalised (`Hash`, `Cycle`, `Expect`) and values end without ';': `x=0;` is a
+    // stray initial-state entry, left for the '{' error below.
+    const bool info = !inQuote && eq != std::string_view::npos && eq > 0 &&
+                      std::isupper(static_cast<unsigned char>(t[0])) &&
+                      lex::isIdentifier(t.substr(0, eq)) && t.back() != ';';
+    if (info) {
       applyInfo(t.substr(0, eq), trim(t.substr(eq + 1)));
     } else {
       rest.append(line).append("\n");

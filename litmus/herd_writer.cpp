@@ -37,14 +37,15 @@ void refuseLayout(const Test& t) {
     refuse(t.conditionLoc, "an 'observe:' list other than the condition's terms");
 }
 
-// herd info lines hold one line each; a description is written as quoted strings, one a line.
+// herd info lines hold one line each; the description is one quoted string.
 void writeHeader(std::ostream& os, const Test& t) {
   os << "PTX " << t.name << "\n";
   if (!t.description.empty()) {
     if (t.description.find('"') != std::string::npos)
       refuse({t.file, 1, 1}, "a description with a '\"' in it");
-    std::istringstream lines(t.description);
-    for (std::string line; std::getline(lines, line);) os << "\"" << line << "\"\n";
+    // one string over several lines keeps each line as it is (herd's front end trims only the
+    // ends of the whole comment)
+    os << "\"" << t.description << "\"\n";
   }
   auto info = [&](const char* key, const std::string& value) {
     if (value.empty()) return;
@@ -68,7 +69,8 @@ void writeInit(std::ostream& os, const Test& t) {
                         : l.aliasProxy == Proxy::Surface ? "surface"
                         : l.aliasProxy == Proxy::Constant ? "constant"
                                                           : "generic";
-    os << l.name << " @ " << proxy << " aliases " << l.aliasOf << ";\n";
+    // a non-generic alias names the address it views, which may itself be an alias
+    os << l.name << " @ " << proxy << " aliases " << (l.viewOf.empty() ? l.aliasOf : l.viewOf) << ";\n";
   }
   for (const Thread& th : t.threads)
     for (const auto& [reg, value] : th.initRegs) os << th.name << ":" << reg << "=" << value << ";\n";

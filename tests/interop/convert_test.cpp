@@ -49,6 +49,7 @@ void requireSameTest(const Test& a, const Test& b) {
     CHECK(static_cast<int>(x.space) == static_cast<int>(y.space));
     CHECK(x.init == y.init);
     CHECK(x.aliasOf == y.aliasOf);
+    CHECK(x.viewOf == y.viewOf);
     CHECK(static_cast<int>(x.aliasProxy) == static_cast<int>(y.aliasProxy));
   }
   REQUIRE(a.threads.size() == b.threads.size());
