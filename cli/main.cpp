@@ -24,6 +24,8 @@
 #include "cli/version.h"
 #include "gen/command.h"
 #include "litmus/files.h"
+#include "litmus/herd_output.h"
+#include "litmus/herd_writer.h"
 #include "litmus/parse.h"
 #include "mutate/command.h"
 #include "report/command.h"
@@ -41,6 +43,9 @@ struct Args {
   double timeout = 0;
   std::string maxMemory;  // empty: the default (cli::defaultMemoryLimit)
   bool json = false;
+  bool herd = false;       // check --herd: herd7's block, for mcompare7 (docs/interop.md)
+  bool keepGoing = false;  // check --keep-going: report bad files, check the good ones
+  std::string convertTo;   // convert --to yaml|herd; empty: the other format of the file
   bool failOnRelies = false;  // suite --fail-on-relies
   // --explain: "true" (the flag alone) for the condition's outcome; --explain=STATE: that state.
   std::string explain;
@@ -147,6 +152,10 @@ int checkOne(const litmus::Test& t, const Args& a, checker::Options opt) {
   std::ostringstream os;
   if (a.json) {
     os << checkJson(t, r, j, explain, target).dump() << "\n";
+  } else if (a.herd) {
+    litmus::printHerdCompat(os, t, r.outcome);
+    if (r.outcome.status != litmus::Status::Done)
+      std::cerr << t.file << ": " << r.outcome.statusDetail << ": no herd block\n";
   } else {
     litmus::printHerd(os, r.outcome);
     if (explain) cli::printExplanation(os, t, r, target);
@@ -190,7 +199,7 @@ int cmdCheck(const Args& a) {
   const uint64_t maxMemory = applyMaxMemory(a);
   bool bad = false;
   const auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
-  if (bad) return cli::kBadInput;
+  if (bad && !a.keepGoing) return cli::kBadInput;
   for (const auto& t : tests) explainTarget(t, a);  // a bad --explain=STATE: usage, nothing run
   if (!a.graphDir.empty()) requireDirectory(a.graphDir);
   checker::Options opt = a.options();
@@ -201,7 +210,7 @@ int cmdCheck(const Args& a) {
   int status = cli::kOk;
   for (const auto& t : tests)
     status = cli::worse(status, cli::guarded([&] { return checkOne(t, a, opt); }, std::cerr, t.file));
-  return status;
+  return bad ? cli::worse(status, cli::kBadInput) : status;
 }
 
 // ---- suite ----------------------------------------------------------------------------------
@@ -265,8 +274,13 @@ int cmdSuite(const Args& a) {
   return status;
 }
 
+// A herd file becomes YAML and a YAML file herd, unless --to says which (docs/interop.md).
 int cmdConvert(const Args& a) {
-  std::cout << litmus::toYaml(litmus::parseFile(a.paths.at(0)));
+  const std::string& file = a.paths.at(0);
+  const litmus::Test t = litmus::parseFile(file);
+  const bool toHerd = a.convertTo == "herd" ||
+                      (a.convertTo.empty() && !file.ends_with(".litmus"));
+  std::cout << (toHerd ? litmus::toHerd(t) : litmus::toYaml(t));
   return cli::kOk;
 }
 
@@ -310,7 +324,13 @@ CLI::App* addCheck(CLI::App& app, Args& a) {
   CLI::App* c = app.add_subcommand("check", "every final state the PTX model allows, per test (herd-style output)");
   c->add_option("PATH", a.paths, "test files (.yaml, .yml, .litmus) or directories")->required();
   addModelOptions(c, a);
-  c->add_flag("--json", a.json, "one JSON object per test, one per line");
+  CLI::Option* json = c->add_flag("--json", a.json, "one JSON object per test, one per line");
+  c->add_flag("--herd", a.herd,
+              "herd7's exact result block (N:reg state keys, '=' in conditions, Flag and Hash= "
+              "lines), for mcompare7 and herd scripts (docs/interop.md)")
+      ->excludes(json);
+  c->add_flag("--keep-going", a.keepGoing,
+              "report files that do not parse and still check the others (exit 2 if any was bad)");
   c->add_flag("--explain", a.explain,
               "explain the outcome the condition asks about, or with --explain='P1:r0=1; x=2' that "
               "state (or part of one): if forbidden, the violated axiom and its cycle, causality "
@@ -413,8 +433,10 @@ int main(int argc, char** argv) {
   app.get_formatter()->label("SUBCOMMAND", "COMMAND");
   CLI::App* check = addCheck(app, a);
   CLI::App* suite = addSuite(app, a);
-  CLI::App* convert = app.add_subcommand("convert", "print a herd .litmus test as YAML");
+  CLI::App* convert = app.add_subcommand("convert", "print a herd .litmus test as YAML, a YAML test as herd");
   convert->add_option("FILE", a.paths, "the test")->required()->expected(1);
+  convert->add_option("--to", a.convertTo, "yaml | herd (default: the other format of FILE)")
+      ->check(CLI::IsMember({"yaml", "herd"}));
   CLI::App* run = addForwarded(app, "run", "run tests on the GPU: histogram of final states against the model");
   CLI::App* mutateCmd = addForwarded(app, "mutate", "mutants of conformance tests, judged by the model, and "
                                                     "the mutation score of a GPU run");

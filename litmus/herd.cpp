@@ -54,6 +54,8 @@ class HerdParser {
 
   void parseTitle();
   void parseComments();
+  std::string takeInfoLines(std::string_view region);
+  void applyInfo(std::string_view key, std::string_view value);
   void parseInit();
   void parseInitEntry(std::string_view entry);
   void parseAlias(std::string_view entry, size_t at);
@@ -127,11 +129,13 @@ void HerdParser::parseComments() {
     if (trim(text_.substr(lineStart, open - lineStart)).empty()) break;
     ++open;
   }
-  std::string_view region = trim(text_.substr(pos_, std::min(open, text_.size()) - pos_));
-  if (!region.empty() && region[0] != '"')
-    fail(offsetOf(region), "expected '{' to start the initial state");
+  std::string_view whole = trim(text_.substr(pos_, std::min(open, text_.size()) - pos_));
+  const size_t at = offsetOf(whole);
+  const std::string kept = takeInfoLines(whole);
+  std::string_view region = trim(kept);
+  if (!region.empty() && region[0] != '"') fail(at, "expected '{' to start the initial state");
   if (region.size() == 1 || (!region.empty() && region.back() != '"'))
-    fail(offsetOf(region), "unterminated comment string");
+    fail(at, "unterminated comment string");
   std::string body(
       trim(region.substr(region.empty() ? 0 : 1, region.size() < 2 ? 0 : region.size() - 2)));
   for (size_t q; (q = body.find('"')) != std::string::npos;) {
@@ -143,6 +147,49 @@ void HerdParser::parseComments() {
   }
   test_.description = body;
   pos_ = std::min(open, text_.size());
+}
+
+// herd's info lines (`Hash=...`, `Cycle=...` from diy7) sit among the comments, outside quotes.
+// herd7 keeps them as test info; we read the expectation keys that `convert --to herd` writes and
+// leave the others. Returns the region without them.
+std::string HerdParser::takeInfoLines(std::string_view region) {
+  std::string rest;
+  bool inQuote = false;
+  for (size_t start = 0; start < region.size();) {
+    const size_t end = std::min(region.find('\n', start), region.size());
+    const std::string_view line = region.substr(start, end - start), t = trim(line);
+    const size_t eq = t.find('=');
+    // Keys are capitalised (`Hash`, `Cycle`, `Expect`) and values end without ';': `x=0;` is a
+    // stray initial-state entry, left for the '{' error below.
+    const bool info = !inQuote && eq != std::string_view::npos && eq > 0 &&
+                      std::isupper(static_cast<unsigned char>(t[0])) &&
+                      lex::isIdentifier(t.substr(0, eq)) && t.back() != ';';
+    if (info) {
+      applyInfo(t.substr(0, eq), trim(t.substr(eq + 1)));
+    } else {
+      rest.append(line).append("\n");
+      for (char c : line) inQuote ^= c == '"';
+    }
+    start = end + 1;
+  }
+  return rest;
+}
+
+void HerdParser::applyInfo(std::string_view key, std::string_view value) {
+  const std::string v(value);
+  if (key == "Expect") {
+    std::optional<Expect> e = parseExpect(v);
+    if (!e) fail(offsetOf(value), "unknown expectation '" + v + "'");
+    test_.expect = *e;
+  } else if (key == "Liveness") {
+    if (v != "terminates" && v != "may-hang")
+      fail(offsetOf(value), "unknown liveness '" + v + "' (expected terminates or may-hang)");
+    test_.liveness = v;
+  } else if (key == "Reason") {
+    test_.reason = v;
+  } else if (key == "Family") {
+    test_.family = v;
+  }
 }
 
 void HerdParser::parseInit() {

@@ -6,40 +6,12 @@
 
 #include "litmus/parse.h"
 #include "litmus/ptx_format.h"
+#include "tests/litmus/same_instr.h"
 
 using namespace litmus;
+using litmus::testing::sameInstr;
 
 namespace {
-
-// Every field but the source position. The structured binding must name each field of Operand,
-// so a field added to it breaks the build here until it is compared too.
-auto comparable(const Operand& o) {
-  const auto& [kind, name, imm, negated, loc] = o;
-  (void)loc;
-  return std::tie(kind, name, imm, negated);
-}
-
-// Every field but the source text and position, likewise named one by one by the binding: a new
-// field of Instr does not compile here until it is compared.
-bool sameInstr(const Instr& a, const Instr& b) {
-  auto fields = [](const Instr& i) {
-    const auto& [op, text, loc, sem, scope, space, srcSpace, proxy, type, semExplicit,
-                 scopeExplicit, atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
-                 parity, proxyKind, asyncOp, bulkGroup, readOnly, warpOp, warpSync, absVal, nanVal,
-                 tensorDims, vec, args, target, guard, guardNegated, addrSpace, clcOp, clcDim,
-                 multicast, gridOp] = i;
-    (void)text;
-    (void)loc;
-    std::vector<decltype(comparable(Operand{}))> operands;
-    for (const Operand& o : args) operands.push_back(comparable(o));
-    return std::make_tuple(op, sem, scope, space, srcSpace, proxy, type, semExplicit, scopeExplicit,
-                           atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
-                           parity, proxyKind, asyncOp, bulkGroup, readOnly, warpOp, warpSync,
-                           absVal, nanVal, tensorDims, vec, operands, target, guard, guardNegated,
-                           addrSpace, clcOp, clcDim, multicast, gridOp);
-  };
-  return fields(a) == fields(b);
-}
 
 void roundTrip(std::string_view text, Dialect d) {
   CAPTURE(text);
