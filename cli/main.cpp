@@ -25,7 +25,11 @@
 #include "gen/command.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
+#include "merge/command.h"
 #include "mutate/command.h"
+#include "suite/parallel.h"
+#include "suite/progress.h"
+#include "suite/shard.h"
 #include "suite/suite.h"
 
 namespace {
@@ -44,6 +48,11 @@ struct Args {
   // --explain: "true" (the flag alone) for the condition's outcome; --explain=STATE: that state.
   std::string explain;
   std::string graphDir, expected, liveness, junit, helpTopic;
+  int jobs = 0;        // -j: 0 is the default, the cores available (suite/parallel.h)
+  std::string shard;   // --shard K/N (suite/shard.h); empty: every test
+
+  int workers() const { return jobs > 0 ? jobs : scale::defaultJobs(); }
+  scale::Shard shardOf() const { return shard.empty() ? scale::Shard{} : *scale::parseShard(shard); }
 
   bool explainCondition() const { return explain == "true"; }
 
@@ -137,7 +146,14 @@ cli::ExplainTarget explainTarget(const litmus::Test& t, const Args& a) {
   }
 }
 
-int checkOne(const litmus::Test& t, const Args& a, checker::Options opt) {
+// What checking one test prints, kept until the tests before it have printed theirs (-j).
+struct CheckOutput {
+  std::string out, err;
+  int status = cli::kOk;
+};
+
+int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::ostream& out,
+             std::ostream& err) {
   const cli::ExplainTarget target = explainTarget(t, a);
   opt.explainState = target;
   const checker::Result r = checker::check(t, opt);
@@ -150,9 +166,9 @@ int checkOne(const litmus::Test& t, const Args& a, checker::Options opt) {
     litmus::printHerd(os, r.outcome);
     if (explain) cli::printExplanation(os, t, r, target);
   }
-  std::cout << os.str() << std::flush;
+  out << os.str();
   if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
-  for (const std::string& f : j.failures) std::cerr << t.file << ": " << f << "\n";
+  for (const std::string& f : j.failures) err << t.file << ": " << f << "\n";
   return j.status;
 }
 
@@ -188,8 +204,9 @@ std::vector<litmus::Test> parseAll(const std::vector<std::string>& files, bool& 
 int cmdCheck(const Args& a) {
   const uint64_t maxMemory = applyMaxMemory(a);
   bool bad = false;
-  const auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
+  auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
   if (bad) return cli::kBadInput;
+  std::erase_if(tests, [&](const litmus::Test& t) { return !scale::inShard(t.name, a.shardOf()); });
   for (const auto& t : tests) explainTarget(t, a);  // a bad --explain=STATE: usage, nothing run
   if (!a.graphDir.empty()) requireDirectory(a.graphDir);
   checker::Options opt = a.options();
@@ -197,9 +214,28 @@ int cmdCheck(const Args& a) {
   opt.witnesses = !a.graphDir.empty() || !a.explain.empty();
   opt.explain = !a.explain.empty() || opt.witnesses;
   opt.maxMemoryBytes = maxMemory;
+  // Each test's output is buffered and printed in the order of the files, so that -j N prints
+  // what -j 1 prints (docs/scale.md).
   int status = cli::kOk;
-  for (const auto& t : tests)
-    status = cli::worse(status, cli::guarded([&] { return checkOne(t, a, opt); }, std::cerr, t.file));
+  scale::ProgressLine progress;
+  scale::orderedParallel<CheckOutput>(
+      tests.size(), a.workers(),
+      [&](size_t i) {
+        std::ostringstream out, err;
+        CheckOutput c;
+        c.status = cli::guarded([&] { return checkOne(tests[i], a, opt, out, err); }, err, tests[i].file);
+        c.out = out.str();
+        c.err = err.str();
+        return c;
+      },
+      [&](size_t i, CheckOutput c) {
+        progress.clear();
+        std::cout << c.out << std::flush;
+        std::cerr << c.err << std::flush;
+        status = cli::worse(status, c.status);
+        progress.update(i + 1, tests.size(), tests[i].name);
+      });
+  progress.clear();
   return status;
 }
 
@@ -241,20 +277,22 @@ int cmdSuite(const Args& a) {
   so.expectedTsv = a.expected;
   so.livenessTsv = a.liveness;
   so.failOnRelies = a.failOnRelies;
-  const bool tty = isatty(STDERR_FILENO);
+  so.jobs = a.workers();
+  so.shard = a.shardOf();
+  scale::ProgressLine progress;
   so.progress = [&](size_t done, size_t total, const checker::SuiteEntry& e) {
-    if (tty) std::cerr << "\r\033[K[" << done << "/" << total << "] " << e.name << std::flush;
+    progress.clear();
     if (a.json) {
       std::cout << suiteJson(e).dump() << "\n" << std::flush;
     } else if (e.verdict == checker::Verdict::Fail || e.verdict == checker::Verdict::Error ||
                e.verdict == checker::Verdict::Unknown) {
-      if (tty) std::cerr << "\r\033[K";
       std::cout << checker::toString(e.verdict) << " " << e.path << ": " << e.message << "\n"
                 << std::flush;
     }
+    progress.update(done, total, e.name);
   };
   const auto report = checker::runSuite(litmus::findTestFiles(a.paths), so);
-  if (tty) std::cerr << "\r\033[K";
+  progress.clear();
   if (!a.junit.empty()) checker::writeJunit(a.junit, report);
   printSummary(report, a.json ? std::cerr : std::cout);
   using checker::Verdict;
@@ -302,6 +340,19 @@ void addModelOptions(CLI::App* cmd, Args& a) {
           return "bad value '" + v + "' (at least " + checker::formatBytes(cli::kMinMemoryLimit) +
                  ": Z3 needs about 20 MiB for itself; 0 or none for no limit)";
         return std::string();
+      });
+  cmd->add_option("-j,--jobs", a.jobs,
+                  "tests checked at once (default: the cores this process may use, " +
+                      std::to_string(scale::defaultJobs()) +
+                      " here); the output is the same whatever N; --max-memory is shared by all")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--shard", a.shard,
+                  "only the tests of shard K of N: those whose name hashes (FNV-1a) to K-1 mod N; "
+                  "'litmus merge' joins the shards' --json results (docs/scale.md)")
+      ->type_name("K/N")
+      ->check([](const std::string& v) {
+        return scale::parseShard(v) ? std::string() : "bad value '" + v + "' (" + scale::shardSyntax() + ")";
       });
 }
 
@@ -380,6 +431,7 @@ int help(const CLI::App& app, const std::string& topic) {
   if (topic == "mutate") return forward({"--help"}, cmdMutate);
   if (topic == "compare") return forward({"--help"}, cmdCompare);
   if (topic == "gen") return forward({"--help"}, cmdGen);
+  if (topic == "merge") return forward({"--help"}, merge::cmdMerge);
   if (const CLI::App* sub = findCommand(app, topic)) {
     std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
@@ -417,6 +469,7 @@ int main(int argc, char** argv) {
                                                     "the mutation score of a GPU run");
   CLI::App* compareCmd = addForwarded(app, "compare", "compare two result files (run or check --json) family by family");
   CLI::App* genCmd = addForwarded(app, "gen", "generate litmus tests from cycles of relations, diy-style");
+  CLI::App* mergeCmd = addForwarded(app, "merge", "join the --json results of shards or of repeated runs");
   CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
   helpCmd->add_option("COMMAND", a.helpTopic, "a command");
   for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
@@ -442,6 +495,7 @@ int main(int argc, char** argv) {
         if (*mutateCmd) return forward(mutateCmd->remaining(), cmdMutate);
         if (*compareCmd) return forward(compareCmd->remaining(), cmdCompare);
         if (*genCmd) return forward(genCmd->remaining(), cmdGen);
+        if (*mergeCmd) return forward(mergeCmd->remaining(), merge::cmdMerge);
         if (*helpCmd) return help(app, a.helpTopic);
         if (*check) return cmdCheck(a);
         if (*suite) return cmdSuite(a);
