@@ -43,4 +43,17 @@ echo "summary line: $(tail -n 1 "$tmp/out1.1")"
 awk -v a="$best1" -v b="$bestN" -v j="$jobs" -v r="$runs" \
   'BEGIN { printf "best of %d: -j 1 %.2f s, -j %d %.2f s, speedup %.2fx\n", r, a / 1000, j, b / 1000, a / b }'
 echo "same bytes (every run, -j 1 and -j $jobs): $same"
+# What -j N can gain at most on an idle machine with N free cores: the per-test times of a serial
+# run, handed in file order to N workers as the pool does (suite/parallel.h).
+"$litmus" suite --json -j 1 --engine "$engine" "$corpus" --expected "$corpus/EXPECTED.tsv" \
+  --liveness "$corpus/LIVENESS.tsv" 2>/dev/null | python3 -c '
+import heapq, json, sys
+n = int(sys.argv[1])
+times = [json.loads(l)["outcome"].get("seconds", 0) for l in sys.stdin if l.strip()]
+free = [0.0] * n
+for t in times:
+    heapq.heapreplace(free, free[0] + t)
+total, span = sum(times), max(free)
+print("schedule bound: tests %.2f s in all, longest %.2f s; %d workers in file order %.2f s: at most %.2fx"
+      % (total, max(times), n, span, total / span))' "$jobs"
 [ "$same" = yes ]
