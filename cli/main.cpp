@@ -2,6 +2,7 @@
 // command), the libraries do the work, and cli/exit_code.h maps the results to exit statuses:
 // 0 ok, 1 a check or expectation failed, 2 bad input or usage, 3 unknown and none failed,
 // 4 internal error; over many tests the most severe wins (4 > 2 > 1 > 3 > 0).
+#include <malloc.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -77,6 +78,12 @@ uint64_t applyMaxMemory(const Args& a) {
   std::string why;
   const uint64_t limit = cli::limitAddressSpace(want, why);
   if (limit) cli::setHeapLimit(cli::heapInUse() + cli::heapShare(limit));
+  // glibc gives each new thread a malloc arena that reserves 64 MiB of address space; under a
+  // small limit the workers' arenas do not fit and malloc falls back to a crawl (`check -j 2
+  // --max-memory 64M` ran for minutes on a test that ends Unknown in a second with -j 1). Below
+  // 256 MiB a worker, the workers share the main arena (docs/scale.md).
+  if (limit && a.workers() > 1 && limit < static_cast<uint64_t>(a.workers()) * (256ull << 20))
+    mallopt(M_ARENA_MAX, 1);
   if (!why.empty() && !a.maxMemory.empty()) std::cerr << "litmus: warning: " << why << "\n";
   return limit;
 }
