@@ -28,6 +28,16 @@ if [ ! -f "$corpus/EXPECTED.tsv" ]; then
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+# What the machine gives this session now: N busy loops for 3 s; their CPU time over the wall
+# time is the cores a perfectly parallel program would get (on a loaded machine with autogroup
+# scheduling, a session's share does not grow with its threads).
+calibrate() {
+  local TIMEFORMAT='%R %U %S' t
+  t=$( { time (for _ in $(seq 1 "$jobs"); do
+    bash -c 'end=$((SECONDS + 3)); while [ $SECONDS -lt $end ]; do :; done' & done; wait); } 2>&1 )
+  awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.2f", (a[2] + a[3]) / a[1] }'
+}
+echo "cores this session gets ($jobs busy loops, 3 s): $(calibrate)"
 echo "corpus: $(find "$corpus" -name '*.litmus' | wc -l) files, engine $engine"
 best1="" bestN="" same=yes
 for r in $(seq 1 "$runs"); do
