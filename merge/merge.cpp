@@ -232,7 +232,12 @@ bool listedMissing(Kind k, const Json& r) {
 Merged mergeAll(const std::vector<Input>& inputs) {
   Merged m;
   if (inputs.empty()) return m;
-  m.kind = kindOf(inputs.front().record);
+  try {
+    m.kind = kindOf(inputs.front().record);
+  } catch (const std::invalid_argument& e) {
+    m.errors.push_back(where(inputs.front()) + e.what());
+    return m;
+  }
   std::map<std::pair<bool, std::string>, std::vector<const Input*>> groups;  // sorted as printed
   for (const Input& in : inputs) {
     Kind k;
