@@ -2,6 +2,7 @@
 // command), the libraries do the work, and cli/exit_code.h maps the results to exit statuses:
 // 0 ok, 1 a check or expectation failed, 2 bad input or usage, 3 unknown and none failed,
 // 4 internal error; over many tests the most severe wins (4 > 2 > 1 > 3 > 0).
+#include <malloc.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -27,8 +28,12 @@
 #include "litmus/herd_output.h"
 #include "litmus/herd_writer.h"
 #include "litmus/parse.h"
+#include "merge/command.h"
 #include "mutate/command.h"
 #include "report/command.h"
+#include "suite/parallel.h"
+#include "suite/progress.h"
+#include "suite/shard.h"
 #include "suite/suite.h"
 
 namespace {
@@ -50,6 +55,11 @@ struct Args {
   // --explain: "true" (the flag alone) for the condition's outcome; --explain=STATE: that state.
   std::string explain;
   std::string graphDir, expected, liveness, junit, helpTopic;
+  int jobs = 0;        // -j: 0 is the default, the cores available (suite/parallel.h)
+  std::string shard;   // --shard K/N (suite/shard.h); empty: every test
+
+  int workers() const { return jobs > 0 ? jobs : scale::defaultJobs(); }
+  scale::Shard shardOf() const { return shard.empty() ? scale::Shard{} : *scale::parseShard(shard); }
 
   bool explainCondition() const { return explain == "true"; }
 
@@ -74,6 +84,12 @@ uint64_t applyMaxMemory(const Args& a) {
   std::string why;
   const uint64_t limit = cli::limitAddressSpace(want, why);
   if (limit) cli::setHeapLimit(cli::heapInUse() + cli::heapShare(limit));
+  // glibc gives each new thread a malloc arena that reserves 64 MiB of address space; under a
+  // small limit the workers' arenas do not fit and malloc falls back to a crawl (`check -j 2
+  // --max-memory 64M` ran for minutes on a test that ends Unknown in a second with -j 1). Below
+  // 256 MiB a worker, the workers share the main arena (docs/scale.md).
+  if (limit && a.workers() > 1 && limit < static_cast<uint64_t>(a.workers()) * (256ull << 20))
+    mallopt(M_ARENA_MAX, 1);
   if (!why.empty() && !a.maxMemory.empty()) std::cerr << "litmus: warning: " << why << "\n";
   return limit;
 }
@@ -143,7 +159,14 @@ cli::ExplainTarget explainTarget(const litmus::Test& t, const Args& a) {
   }
 }
 
-int checkOne(const litmus::Test& t, const Args& a, checker::Options opt) {
+// What checking one test prints, kept until the tests before it have printed theirs (-j).
+struct CheckOutput {
+  std::string out, err;
+  int status = cli::kOk;
+};
+
+int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::ostream& out,
+             std::ostream& err) {
   const cli::ExplainTarget target = explainTarget(t, a);
   opt.explainState = target;
   const checker::Result r = checker::check(t, opt);
@@ -155,14 +178,14 @@ int checkOne(const litmus::Test& t, const Args& a, checker::Options opt) {
   } else if (a.herd) {
     litmus::printHerdCompat(os, t, r.outcome);
     if (r.outcome.status != litmus::Status::Done)
-      std::cerr << t.file << ": " << r.outcome.statusDetail << ": no herd block\n";
+      err << t.file << ": " << r.outcome.statusDetail << ": no herd block\n";
   } else {
     litmus::printHerd(os, r.outcome);
     if (explain) cli::printExplanation(os, t, r, target);
   }
-  std::cout << os.str() << std::flush;
+  out << os.str();
   if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
-  for (const std::string& f : j.failures) std::cerr << t.file << ": " << f << "\n";
+  for (const std::string& f : j.failures) err << t.file << ": " << f << "\n";
   return j.status;
 }
 
@@ -198,8 +221,9 @@ std::vector<litmus::Test> parseAll(const std::vector<std::string>& files, bool& 
 int cmdCheck(const Args& a) {
   const uint64_t maxMemory = applyMaxMemory(a);
   bool bad = false;
-  const auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
+  auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
   if (bad && !a.keepGoing) return cli::kBadInput;
+  std::erase_if(tests, [&](const litmus::Test& t) { return !scale::inShard(t.name, a.shardOf()); });
   for (const auto& t : tests) explainTarget(t, a);  // a bad --explain=STATE: usage, nothing run
   if (!a.graphDir.empty()) requireDirectory(a.graphDir);
   checker::Options opt = a.options();
@@ -207,9 +231,28 @@ int cmdCheck(const Args& a) {
   opt.witnesses = !a.graphDir.empty() || !a.explain.empty();
   opt.explain = !a.explain.empty() || opt.witnesses;
   opt.maxMemoryBytes = maxMemory;
+  // Each test's output is buffered and printed in the order of the files, so that -j N prints
+  // what -j 1 prints (docs/scale.md).
   int status = cli::kOk;
-  for (const auto& t : tests)
-    status = cli::worse(status, cli::guarded([&] { return checkOne(t, a, opt); }, std::cerr, t.file));
+  scale::ProgressLine progress;
+  scale::orderedParallel<CheckOutput>(
+      tests.size(), a.workers(),
+      [&](size_t i) {
+        std::ostringstream out, err;
+        CheckOutput c;
+        c.status = cli::guarded([&] { return checkOne(tests[i], a, opt, out, err); }, err, tests[i].file);
+        c.out = out.str();
+        c.err = err.str();
+        return c;
+      },
+      [&](size_t i, CheckOutput c) {
+        progress.clear();
+        std::cout << c.out << std::flush;
+        std::cerr << c.err << std::flush;
+        status = cli::worse(status, c.status);
+        progress.update(i + 1, tests.size(), tests[i].name);
+      });
+  progress.clear();
   return bad ? cli::worse(status, cli::kBadInput) : status;
 }
 
@@ -251,20 +294,22 @@ int cmdSuite(const Args& a) {
   so.expectedTsv = a.expected;
   so.livenessTsv = a.liveness;
   so.failOnRelies = a.failOnRelies;
-  const bool tty = isatty(STDERR_FILENO);
+  so.jobs = a.workers();
+  so.shard = a.shardOf();
+  scale::ProgressLine progress;
   so.progress = [&](size_t done, size_t total, const checker::SuiteEntry& e) {
-    if (tty) std::cerr << "\r\033[K[" << done << "/" << total << "] " << e.name << std::flush;
+    progress.clear();
     if (a.json) {
       std::cout << suiteJson(e).dump() << "\n" << std::flush;
     } else if (e.verdict == checker::Verdict::Fail || e.verdict == checker::Verdict::Error ||
                e.verdict == checker::Verdict::Unknown) {
-      if (tty) std::cerr << "\r\033[K";
       std::cout << checker::toString(e.verdict) << " " << e.path << ": " << e.message << "\n"
                 << std::flush;
     }
+    progress.update(done, total, e.name);
   };
   const auto report = checker::runSuite(litmus::findTestFiles(a.paths), so);
-  if (tty) std::cerr << "\r\033[K";
+  progress.clear();
   if (!a.junit.empty()) checker::writeJunit(a.junit, report);
   printSummary(report, a.json ? std::cerr : std::cout);
   using checker::Verdict;
@@ -317,6 +362,19 @@ void addModelOptions(CLI::App* cmd, Args& a) {
           return "bad value '" + v + "' (at least " + checker::formatBytes(cli::kMinMemoryLimit) +
                  ": Z3 needs about 20 MiB for itself; 0 or none for no limit)";
         return std::string();
+      });
+  cmd->add_option("-j,--jobs", a.jobs,
+                  "tests checked at once (default: the cores this process may use, " +
+                      std::to_string(scale::defaultJobs()) +
+                      " here); the output is the same whatever N; --max-memory is shared by all")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--shard", a.shard,
+                  "only the tests of shard K of N: those whose name hashes (FNV-1a) to K-1 mod N; "
+                  "'litmus merge' joins the shards' --json results (docs/scale.md)")
+      ->type_name("K/N")
+      ->check([](const std::string& v) {
+        return scale::parseShard(v) ? std::string() : "bad value '" + v + "' (" + scale::shardSyntax() + ")";
       });
 }
 
@@ -403,6 +461,7 @@ int help(const CLI::App& app, const std::string& topic) {
   if (topic == "compare") return forward({"--help"}, cmdCompare);
   if (topic == "gen") return forward({"--help"}, cmdGen);
   if (topic == "report") return forward({"--help"}, cmdReport);
+  if (topic == "merge") return forward({"--help"}, merge::cmdMerge);
   if (const CLI::App* sub = findCommand(app, topic)) {
     std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
@@ -443,6 +502,7 @@ int main(int argc, char** argv) {
   CLI::App* compareCmd = addForwarded(app, "compare", "compare two result files (run or check --json) family by family");
   CLI::App* genCmd = addForwarded(app, "gen", "generate litmus tests from cycles of relations, diy-style");
   CLI::App* reportCmd = addForwarded(app, "report", "one self-contained HTML page of run, check or suite results");
+  CLI::App* mergeCmd = addForwarded(app, "merge", "join the --json results of shards or of repeated runs");
   CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
   helpCmd->add_option("COMMAND", a.helpTopic, "a command");
   for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
@@ -469,6 +529,7 @@ int main(int argc, char** argv) {
         if (*compareCmd) return forward(compareCmd->remaining(), cmdCompare);
         if (*genCmd) return forward(genCmd->remaining(), cmdGen);
         if (*reportCmd) return forward(reportCmd->remaining(), cmdReport);
+        if (*mergeCmd) return forward(mergeCmd->remaining(), merge::cmdMerge);
         if (*helpCmd) return help(app, a.helpTopic);
         if (*check) return cmdCheck(a);
         if (*suite) return cmdSuite(a);

@@ -23,6 +23,7 @@
 #include "gpu-runner/self_test.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
+#include "suite/shard.h"
 
 namespace {
 
@@ -43,6 +44,7 @@ struct RunArgs {
   // campaigns (docs/gpu-runner.md, "Campaigns")
   double budget = 0, maxTime = 0;
   bool resume = false, perFamily = false, workerPerTest = false;
+  scale::Shard shard;  // --shard K/N (docs/scale.md)
 };
 
 struct UsageError {
@@ -118,6 +120,10 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
                "overhead the persistent worker saves)");
   app.add_flag("--per-family", a.perFamily, "with --tune: tune a profile for each test family (YAML family:) "
                                             "on its tests whose condition the model allows; saved as sections");
+  std::string shard;
+  app.add_option("--shard", shard, "only the tests of shard K of N, by a hash of the test name; "
+                                   "'litmus merge' joins the shards' --json files (docs/scale.md)")
+      ->type_name("K/N");
   std::vector<std::string> args(argv, argv + argc);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
   try {
@@ -127,6 +133,11 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
     return false;
   } catch (const CLI::ParseError& e) {
     throw UsageError{e.what()};
+  }
+  if (!shard.empty()) {
+    const auto s = scale::parseShard(shard);
+    if (!s) throw UsageError{"bad value '" + shard + "' for --shard (" + scale::shardSyntax() + ")"};
+    a.shard = *s;
   }
   if (!count.empty()) a.count = integer("-n", count, 1, 1e15);
   if (!seed.empty()) a.seed = integer("--seed", seed, 0, 1.8e19);
@@ -501,6 +512,7 @@ int cmdRun(int argc, char** argv) {
     if (!parseRunArgs(argc, argv, a)) return 0;
     std::vector<litmus::Test> tests;
     if (!parseTests(a.paths, tests)) return 2;
+    std::erase_if(tests, [&](const litmus::Test& t) { return !scale::inShard(t.name, a.shard); });
     if (!a.emitDir.empty()) return emitPtx(a, tests);
     if (!a.sassDir.empty()) return runcli::emitSass(a.sassDir, tests);
     bool loaded = false;

@@ -117,7 +117,8 @@ void removeEarlierRun(const std::string& dir) {
 
 int runCampaign(const Config& config, const RunOptions& opt, std::ostream& out) {
   const auto start = std::chrono::steady_clock::now();
-  const Expanded ex = expand(config);
+  Expanded ex = expand(config);
+  std::erase_if(ex.specs, [&](const Spec& s) { return !scale::inShard(nameOf(s), opt.shard); });
   std::vector<Result> results(ex.specs.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex progressMutex;

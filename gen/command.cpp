@@ -31,6 +31,7 @@ struct Args {
   int size = 4, nprocs = 4, jobs = 2, limit = 0;
   double timeout = -1;
   bool noCheck = false;
+  std::string shard;  // --shard K/N (docs/scale.md)
 };
 
 void addOptions(CLI::App& app, Args& a) {
@@ -54,6 +55,10 @@ void addOptions(CLI::App& app, Args& a) {
   app.add_option("--timeout", a.timeout, "seconds per model check (default 10)");
   app.add_option("-j,--jobs", a.jobs, "model checks in parallel (default 2)")->check(CLI::Range(1, 64));
   app.add_option("--limit", a.limit, "at most N tests");
+  app.add_option("--shard", a.shard, "only the tests of shard K of N, by a hash of the generated name "
+                                   "(docs/scale.md); give each shard its own -o directory")
+      ->type_name("K/N")
+      ->check([](const std::string& v) { return scale::parseShard(v) ? std::string() : "bad value '" + v + "' (" + scale::shardSyntax() + ")"; });
   app.add_flag("--no-check", a.noCheck, "write the tests without running the model");
   app.footer(kFooter);
 }
@@ -159,6 +164,7 @@ int cmdGen(int argc, char** argv) {
   RunOptions o;
   o.outDir = !a.out.empty() ? a.out : !c.output.empty() ? c.output : "gen-out";
   o.jobs = a.jobs;
+  if (!a.shard.empty()) o.shard = *scale::parseShard(a.shard);
   o.check = !a.noCheck;
   o.progress = isatty(2);
   return runCampaign(c, o, std::cout);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "litmus/parse.h"
+#include "suite/parallel.h"
 
 namespace checker {
 
@@ -208,7 +209,20 @@ std::vector<SuiteEntry> missingListed(const SuiteOptions& opt, const Expectation
 
 }  // namespace
 
-SuiteReport runSuite(const std::vector<std::string>& files, const SuiteOptions& opt) {
+namespace {
+
+// A file's name for --shard: the test's `name`, or the file's stem when it does not parse.
+std::string shardName(const std::string& file) {
+  try {
+    return litmus::parseFile(file).name;
+  } catch (const litmus::Error&) {
+    return fs::path(file).stem().string();
+  }
+}
+
+}  // namespace
+
+SuiteReport runSuite(const std::vector<std::string>& allFiles, const SuiteOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   Expectations x;
   if (!opt.expectedTsv.empty()) {
@@ -219,13 +233,20 @@ SuiteReport runSuite(const std::vector<std::string>& files, const SuiteOptions& 
     x.liveness = readLivenessTsv(opt.livenessTsv);
     x.livenessDir = fs::absolute(opt.livenessTsv).parent_path().string();
   }
-  const std::vector<SuiteEntry> missing = missingListed(opt, x);
+  std::vector<std::string> files;
+  for (const std::string& f : allFiles)
+    if (opt.shard.all() || scale::inShard(shardName(f), opt.shard)) files.push_back(f);
+  std::vector<SuiteEntry> missing;
+  for (SuiteEntry& e : missingListed(opt, x))
+    if (scale::inShard(e.name, opt.shard)) missing.push_back(std::move(e));
   const size_t total = files.size() + missing.size();
   SuiteReport report;
-  for (size_t i = 0; i < files.size(); ++i) {
-    report.entries.push_back(runOne(files[i], opt, x));
-    if (opt.progress) opt.progress(i + 1, total, report.entries.back());
-  }
+  scale::orderedParallel<SuiteEntry>(
+      files.size(), opt.jobs, [&](size_t i) { return runOne(files[i], opt, x); },
+      [&](size_t i, SuiteEntry e) {
+        report.entries.push_back(std::move(e));
+        if (opt.progress) opt.progress(i + 1, total, report.entries.back());
+      });
   for (const SuiteEntry& e : missing) {
     report.entries.push_back(e);
     if (opt.progress) opt.progress(report.entries.size(), total, report.entries.back());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "checker/checker.h"
+#include "suite/shard.h"
 
 namespace checker {
 
@@ -42,7 +43,12 @@ struct SuiteOptions {
   std::string livenessTsv;  // empty: no liveness expectations
   // A verdict that rests on a decision stronger than the PTX text (Outcome::reliesOn) fails.
   bool failOnRelies = false;
-  // Called after each test (for progress display).
+  // Tests checked at once (suite/parallel.h); the entries and the calls of `progress` come in
+  // the order of a serial run whatever the number.
+  int jobs = 1;
+  // Only the tests of this shard (suite/shard.h), the missing ones the TSVs list included.
+  scale::Shard shard;
+  // Called after each test, in order, on the calling thread (for output and progress).
   std::function<void(size_t done, size_t total, const SuiteEntry&)> progress;
 };
 
