@@ -21,6 +21,7 @@
 #include "cli/emit_sass.h"
 #include "cli/run.h"
 #include "gpu-runner/self_test.h"
+#include "gpu-runner/sweep.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
 #include "suite/shard.h"
@@ -37,7 +38,7 @@ struct RunArgs {
   std::vector<std::string> paths;
   uint64_t count = 10000000, seed = 1;
   double timeout = 60, modelTimeout = 0;
-  int trials = 16, unroll = 2;
+  int trials = 16, unroll = 2, sweep = 1;
   bool tune = false, selfTest = false, profileGiven = false;
   std::string json, profile = kDefaultProfile, emitDir;
   std::string sassDir;  // --emit-sass (cli/emit_sass.cpp)
@@ -120,6 +121,11 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
                "overhead the persistent worker saves)");
   app.add_flag("--per-family", a.perFamily, "with --tune: tune a profile for each test family (YAML family:) "
                                             "on its tests whose condition the model allows; saved as sections");
+  std::string sweep;
+  app.add_option("--sweep", sweep, "run each test under N stress profiles in turn (the profile given, then "
+                                   "N-1 drawn from the test's seed), each for 1/N of -n and --budget; "
+                                   "histograms added (docs/gpu-runner.md, \"Sweeps\")")
+      ->type_name("N");
   std::string shard;
   app.add_option("--shard", shard, "only the tests of shard K of N, by a hash of the test name; "
                                    "'litmus merge' joins the shards' --json files (docs/scale.md)")
@@ -146,10 +152,12 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
   if (!unroll.empty()) a.unroll = static_cast<int>(integer("--unroll", unroll, 0, 1000));
   if (!modelTimeout.empty()) a.modelTimeout = number("--model-timeout", modelTimeout, 1e6);
   if (!budget.empty()) a.budget = number("--budget", budget, 1e6);
+  if (!sweep.empty()) a.sweep = static_cast<int>(integer("--sweep", sweep, 1, 1000));
   if (!maxTime.empty()) a.maxTime = number("--max-time", maxTime, 1e9);
   if (a.resume && a.json.empty()) throw UsageError{"--resume needs --json FILE (the results to resume from)"};
   if (a.perFamily && !a.tune) throw UsageError{"--per-family goes with --tune"};
   if (a.perFamily && a.paths.empty()) throw UsageError{"--tune --per-family needs the tests to tune on"};
+  if (a.sweep > 1 && (a.tune || a.selfTest)) throw UsageError{"--sweep is for runs of tests"};
   if ((a.resume || a.maxTime > 0) && (a.tune || a.selfTest || !a.emitDir.empty()))
     throw UsageError{"--resume and --max-time are for runs of tests"};
   a.profileGiven = app.count("--profile") > 0;
@@ -336,12 +344,13 @@ bool fatal(const gpu::RunResult& r) {
 }
 
 // Runs one test, prints its report and JSON line; returns its verdict (nullopt: no driver/device).
-// The model works out the allowed states while the GPU runs the test.
+// The model works out the allowed states while the GPU runs the test (the first share of a sweep).
 std::optional<runcli::Verdict> runOne(gpu::Runner& runner, const litmus::Test& t, const RunArgs& a,
                                       const gpu::RunOptions& o, const std::string& section, std::ostream* json,
                                       runcli::Timing& timing) {
+  const std::vector<gpu::RunOptions> shares = gpu::sweepShares(o, a.sweep);
   try {
-    runner.submit(t, o);
+    runner.submit(t, shares.front());
   } catch (const litmus::Error& e) {
     std::cerr << e.what() << "\n";
     std::cout << "Test " << t.name << ": refused\n\n" << std::flush;
@@ -351,23 +360,27 @@ std::optional<runcli::Verdict> runOne(gpu::Runner& runner, const litmus::Test& t
   const auto asked = std::chrono::steady_clock::now();
   const runcli::Model model = askModel(t, a);
   const double modelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
-  const gpu::RunResult r = runner.collect();
+  gpu::RunResult r = runner.collect();
+  std::vector<gpu::SweepShare> swept;
+  if (shares.size() > 1) r = runcli::sweepRest(runner, t, shares, std::move(r), swept);
   if (fatal(r)) {
     std::cerr << "litmus run: " << r.message << "\n";
     return std::nullopt;
   }
   timing.add(r, modelSeconds);
   const runcli::Judgement j = runcli::judge(t, r, model);
-  if (r.status == gpu::RunStatus::Ok)
-    runcli::printRun(std::cout, t, r, model, j, o.seed);
-  else
+  if (r.status == gpu::RunStatus::Ok) {
+    runcli::printRun(std::cout, t, r, model, j, o.seed, swept.empty() ? "" : runcli::sweepLine(swept));
+  } else {
     std::cout << "Test " << t.name << ": " << runcli::verdictWord(j.verdict) << ": " << r.message
               << (j.reason == r.message ? "" : "; " + j.reason) << "\n\n";
+  }
   std::cout << std::flush;
   if (json) {
     nlohmann::ordered_json line = runcli::runJson(t, r, model, j, o.seed);
     line["profile"] = section;
     line["budget"] = o.budgetSeconds > 0 ? nlohmann::ordered_json(o.budgetSeconds) : nlohmann::ordered_json(nullptr);
+    if (!swept.empty()) line["sweep"] = runcli::sweepJson(swept);
     *json << line.dump() << "\n" << std::flush;
   }
   return j.verdict;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpu-runner/runner.h"
+#include "gpu-runner/sweep.h"
 #include "litmus/outcome.h"
 #include "litmus/test.h"
 
@@ -61,9 +62,9 @@ Judgement judge(const litmus::Test& test, const gpu::RunResult& r, const Model& 
 
 // herd/litmus7-style block: histogram (count, then state; *> marks states satisfying the
 // condition), allowed/forbidden per state, VIOLATION lines, not-recorded instances, allowed states
-// never observed, rates, and the verdict line.
+// never observed, rates, `note` (whole lines), and the verdict line.
 void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& r, const Model& model,
-              const Judgement& j, uint64_t seed);
+              const Judgement& j, uint64_t seed, const std::string& note = {});
 // One JSON object per test (docs/gpu-runner.md lists the keys).
 nlohmann::ordered_json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& model,
                        const Judgement& j, uint64_t seed);
@@ -89,6 +90,15 @@ class Earlier {
 // again and appending continues after the last whole line. Throws litmus::Error
 // ("FILE:LINE:1: error: ...") for a bad line elsewhere.
 Earlier readEarlier(const std::string& path);
+
+// --sweep (cli/run_campaign.cpp): runs shares 1.. of a sweep after share 0 (`first`), adding their
+// results into it; records each share in `swept`. Stops at the first share that is not Ok, whose
+// status and message (naming the share) the result takes.
+gpu::RunResult sweepRest(gpu::Runner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
+                         gpu::RunResult first, std::vector<gpu::SweepShare>& swept);
+// The "Sweep: ..." line: the profiles under which the condition held; JSON: one object per share.
+std::string sweepLine(const std::vector<gpu::SweepShare>& swept);
+nlohmann::ordered_json sweepJson(const std::vector<gpu::SweepShare>& swept);
 
 // Where the time of a run's tests went (docs/performance.md, per-test overhead): GPU time, the
 // driver's JIT and the rest, as means over the tests that ran to the end; and the model's time.

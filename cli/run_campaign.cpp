@@ -90,3 +90,48 @@ void Timing::print(std::ostream& os, int workers) const {
 }
 
 }  // namespace runcli
+
+namespace runcli {
+
+gpu::RunResult sweepRest(gpu::Runner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
+                         gpu::RunResult first, std::vector<gpu::SweepShare>& swept) {
+  const auto record = [&](const gpu::RunOptions& o, const gpu::RunResult& r) {
+    swept.push_back({o.profile, o.seed, r.instances, gpu::conditionHits(test, r), r.seconds});
+  };
+  if (first.status != gpu::RunStatus::Ok) return first;
+  record(shares.front(), first);
+  for (size_t k = 1; k < shares.size(); ++k) {
+    gpu::RunResult part = runner.run(test, shares[k]);
+    if (part.status != gpu::RunStatus::Ok) {
+      part.message = "sweep share " + std::to_string(k) + " of " + std::to_string(shares.size()) + ": " + part.message;
+      return part;
+    }
+    record(shares[k], part);
+    gpu::addRun(first, part);
+  }
+  return first;
+}
+
+std::string sweepLine(const std::vector<gpu::SweepShare>& swept) {
+  std::ostringstream hits;
+  int shares = 0;
+  for (size_t k = 0; k < swept.size(); ++k)
+    if (swept[k].condition) {
+      hits << (shares++ ? ", " : ": ") << "#" << k << " " << swept[k].condition;
+    }
+  return "Sweep " + std::to_string(swept.size()) + " profiles: the condition held under " + std::to_string(shares) +
+         hits.str() + "\n";
+}
+
+nlohmann::ordered_json sweepJson(const std::vector<gpu::SweepShare>& swept) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const gpu::SweepShare& s : swept) {
+    nlohmann::ordered_json profile = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : gpu::profileValues(s.profile)) profile[key] = value;
+    out.push_back({{"seed", s.seed}, {"instances", s.instances}, {"condition", s.condition},
+                   {"seconds", s.seconds}, {"profile", profile}});
+  }
+  return out;
+}
+
+}  // namespace runcli

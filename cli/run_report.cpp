@@ -232,7 +232,7 @@ Judgement judge(const litmus::Test& test, const gpu::RunResult& r, const Model& 
 }
 
 void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& r, const Model& model,
-              const Judgement& j, uint64_t seed) {
+              const Judgement& j, uint64_t seed, const std::string& note) {
   os << "Test " << test.name << " on " << r.device << ", seed " << seed << "\n";
   os << "Histogram (" << r.histogram.size() << " states)\n";
   for (const auto& [state, count] : r.histogram) {
@@ -262,6 +262,7 @@ void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& 
   os << "Instances " << r.instances << " in " << secs
      << " s: " << rate(static_cast<double>(r.instances), r.seconds) << ", condition "
      << rate(static_cast<double>(j.conditionCount), r.seconds) << ", " << r.launches << " launches\n";
+  os << note;
   os << "Verdict " << verdictWord(j.verdict) << ": " << j.reason << "\n\n";
 }
 

@@ -98,6 +98,7 @@ constexpr Field kFields[] = {
     {"barrierPct", &Profile::barrierPct, 0, 100, 0, 100, "% launches with the spin barrier"},
     {"spinLimit", &Profile::spinLimit, 1, 1000000, 256, 65536, "polls before the barrier gives up"},
     {"delayMax", &Profile::delayMax, 0, 100000, 0, 2000, "random delay after the barrier (clocks)"},
+    {"roleSkew", &Profile::roleSkew, 0, 100000, 0, 1000, "delay per litmus-thread index (clocks)"},
     {"stressPct", &Profile::stressPct, 0, 400, 0, 100, "stressing blocks, % of testing blocks"},
     {"stressIters", &Profile::stressIters, 0, 100000, 0, 2048, "accesses per stressing thread"},
     {"stressLineBytes", &Profile::stressLineBytes, 4, 1024, 16, 256, "scratch line size"},
@@ -117,6 +118,12 @@ std::string formatProfile(const Profile& p) {
   os << "# litmus run: stress profile (docs/gpu-runner.md); `litmus run --tune` writes it\n";
   for (const Field& f : kFields) os << f.name << " = " << p.*f.member << "    # " << f.help << "\n";
   return os.str();
+}
+
+std::vector<std::pair<std::string, int>> profileValues(const Profile& p) {
+  std::vector<std::pair<std::string, int>> out;
+  for (const Field& f : kFields) out.emplace_back(f.name, p.*f.member);
+  return out;
 }
 
 namespace {
@@ -289,6 +296,7 @@ Launch drawLaunch(const Shape& s, const Profile& p, Rng& rng) {
   l.words[kLocStep] = static_cast<uint32_t>(rng.below(N));
   l.words[kSpinLimit] = rng.chance(p.barrierPct) ? static_cast<uint32_t>(p.spinLimit) : 0;
   l.words[kDelayMax] = static_cast<uint32_t>(p.delayMax);
+  l.words[kRoleSkew] = static_cast<uint32_t>(p.roleSkew);
   l.words[kSeed] = static_cast<uint32_t>(rng.next());
   l.words[kStressIters] = static_cast<uint32_t>(p.stressIters);
   l.words[kStressLines] = static_cast<uint32_t>(p.stressLines);

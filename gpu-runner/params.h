@@ -59,6 +59,7 @@ enum LaunchWord : int {
   kAliasSpan,      // bytes from a location to its alias (the buffer's second mapping); 0: none
   kEpoch,          // the launch's number, from 1: its result slots carry it (ptx_gen.h, tags)
   kGrid,           // tests with several grids: the position of the grid this kernel launch runs
+  kRoleSkew,       // clocks each litmus thread waits per thread index after the barrier
   kRoleBase = 24,  // per role j at kRoleBase + 5 j: group inverse, group offset, lane inverse,
                    // lane offset, group-in-block shift
 };
@@ -67,6 +68,7 @@ constexpr int kMaxRoles = 8;
 constexpr uint32_t kScratchBytes = 4u << 20;
 constexpr int kLaunchWords = 64;
 static_assert(kRoleBase + 5 * kMaxRoles <= kLaunchWords);
+static_assert(kRoleSkew < kRoleBase);
 
 // The shape of a test's kernel, from its plan: what drawLaunch needs to size a launch.
 struct Shape {

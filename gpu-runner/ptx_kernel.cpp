@@ -287,10 +287,18 @@ void emitAlignment(PtxText& out, const Plan& plan) {
   out.label("H_SPUN");
   out.op("bar.warp.sync 0xffffffff");
   out.label("H_ALIGNED");
-  out.comment("random delay per warp, so that the roles start at varied offsets");
+  // Each warp waits a random 0..delayMax clocks plus roleSkew clocks per litmus-thread index: the
+  // skew lets later threads start later, as when one hardware thread runs the roles in turn
+  // (docs/gpu-runner.md, "Parameters").
+  out.comment("delay per warp: random 0..delayMax, plus roleSkew per thread index");
+  out.op("ld.param.u32 %h_e, " + word(kLp, kRoleSkew));
+  // a Fixed-mode lane that runs no thread has %h_t = kNoThread: clamp, or it would wait for ages
+  out.op("min.u32 %h_d, %h_t, " + num(static_cast<int64_t>(plan.threads.size()) - 1));
+  out.op("mul.lo.u32 %h_e, %h_e, %h_d");
   out.op("ld.param.u32 %h_a, " + word(kLp, kDelayMax));
+  out.op("mov.u32 %h_b, 0");
   out.op("setp.eq.u32 %h_p, %h_a, 0");
-  out.op("@%h_p bra.uni H_GO");
+  out.op("@%h_p bra.uni H_SKEW");
   out.op("ld.param.u32 %h_b, " + word(kLp, kSeed));
   out.op("mad.lo.u32 %h_c, %h_gk, " + num(static_cast<int64_t>(plan.threads.size())) + ", %h_t");
   out.op("xor.b32 %h_b, %h_b, %h_c");
@@ -301,6 +309,10 @@ void emitAlignment(PtxText& out, const Plan& plan) {
     out.op(step);
   out.op("add.u32 %h_a, %h_a, 1");
   out.op("rem.u32 %h_b, %h_b, %h_a");
+  out.label("H_SKEW");
+  out.op("add.u32 %h_b, %h_b, %h_e");
+  out.op("setp.eq.u32 %h_p, %h_b, 0");
+  out.op("@%h_p bra H_GO");  // not .uni: in Fixed mode the lanes of a warp wait differently
   out.op("mov.u32 %h_c, %clock");
   out.label("H_DELAY");
   out.op("mov.u32 %h_d, %clock");

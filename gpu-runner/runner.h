@@ -30,6 +30,7 @@ struct Profile {
   int barrierPct = 100;       // chance that a launch lines the roles up with the spin barrier
   int spinLimit = 4096;       // polls before the spin barrier gives up (it never deadlocks)
   int delayMax = 0;           // clocks; each warp waits a random 0..delayMax after the barrier
+  int roleSkew = 0;           // clocks; litmus thread j also waits j * roleSkew after the barrier
   int stressPct = 0;          // extra non-testing blocks, % of the testing blocks
   int stressIters = 0;        // accesses per stressing thread
   int stressLineBytes = 64;
@@ -44,6 +45,8 @@ struct Profile {
 // "key = value" lines with a comment header; parseProfile throws litmus::Error
 // ("file:line:col: error: ...") on an unknown key or a value out of range.
 std::string formatProfile(const Profile&);
+// The profile's keys and values, in the file's order.
+std::vector<std::pair<std::string, int>> profileValues(const Profile&);
 Profile parseProfile(const std::string& text, const std::string& file);
 
 // A profile file with a profile per test family (`litmus run --tune --per-family`): the keys

@@ -6,6 +6,7 @@
 
 #include "gpu-runner/params.h"
 #include "gpu-runner/runner.h"
+#include "gpu-runner/sweep.h"
 #include "litmus/parse.h"
 
 namespace gpu {
@@ -56,13 +57,6 @@ condition: exists (P0:r0 == 1 /\ P1:r0 == 1)
 )",
 };
 
-uint64_t weakCount(const litmus::Test& test, const RunResult& r) {
-  uint64_t weak = 0;
-  for (const auto& [state, count] : r.histogram)
-    if (litmus::evalCondition(test.condition, test.observed, state)) weak += count;
-  return weak;
-}
-
 }  // namespace
 
 std::vector<litmus::Test> calibrationTests() {
@@ -88,7 +82,7 @@ TuneResult tune(const std::vector<litmus::Test>& calibration, const TuneOptions&
         result.message = test.name + ": " + r.message;
         return result;
       }
-      const double perSecond = r.seconds > 0 ? static_cast<double>(weakCount(test, r)) / r.seconds : 0;
+      const double perSecond = r.seconds > 0 ? static_cast<double>(conditionHits(test, r)) / r.seconds : 0;
       logSum += std::log1p(perSecond);
     }
     const double score =

@@ -233,6 +233,32 @@ check "budget: json gives the budget" grep -q '"budget":0.2' "$TMP/budget.json"
 FAKE_CUDA_STATES="0,0" fake run -n 1000 --budget 100 --json "$TMP/budget.json" "$MP"
 check "budget: -n first, json says the count stopped it" grep -q '"instances":[0-9]*,.*"stoppedBy":"count"' "$TMP/budget.json"
 
+# --sweep N: each test under N profiles, the histograms added, each share in the JSON.
+FAKE_CUDA_STATES="1,1;0,0" fake run -n 4000 --sweep 4 --json "$TMP/sweep.json" "$MP"
+check "sweep: exit 0" test $RC -eq 0
+check "sweep: the report names the profiles that showed the condition" has out "Sweep 4 profiles: the condition held under 0"
+sweepCheck() {
+  python3 - "$TMP/sweep.json" <<'PY'
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+s = d["sweep"]
+assert len(s) == 4, s
+assert sum(x["instances"] for x in s) == d["instances"] >= 4000, d["instances"]
+assert [x["seed"] for x in s] == [1, 2, 3, 4]
+assert len({json.dumps(x["profile"], sort_keys=True) for x in s}) == 4  # four different profiles
+assert sum(h["count"] for h in d["histogram"]) == d["instances"]
+PY
+}
+check "sweep: four shares with their own seeds and profiles, adding up to the run" sweepCheck
+cp "$TMP/sweep.json" "$TMP/sweep1.json"
+FAKE_CUDA_STATES="1,1;0,0" fake run -n 4000 --sweep 4 --json "$TMP/sweep.json" "$MP"
+sweepProfiles() { python3 -c 'import json,sys; print([x["profile"] for x in json.loads(open(sys.argv[1]).readline())["sweep"]])' "$1"; }
+check "sweep: a rerun draws the same profiles" test "$(sweepProfiles "$TMP/sweep.json")" = "$(sweepProfiles "$TMP/sweep1.json")"
+fake run -n 1000 --sweep 0 "$MP"
+check "sweep: 0 is a usage error" test $RC -eq 2
+fake run --tune --sweep 2
+check "sweep: not with --tune" test $RC -eq 2
+
 # --resume and --max-time: a campaign in pieces. A torn last line (a killed run) is dropped and
 # its test run again; the tests whose results are in the file are not run again.
 FAKE_CUDA_STATES="0,0" fake run -n 1000 --json "$TMP/c.json" "$MP" "$SB"

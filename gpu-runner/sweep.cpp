@@ -1,0 +1,77 @@
+#include "gpu-runner/sweep.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "gpu-runner/params.h"
+#include "litmus/outcome.h"
+
+namespace gpu {
+
+std::vector<RunOptions> sweepShares(const RunOptions& options, int n) {
+  if (n <= 1) return {options};
+  std::vector<RunOptions> shares;
+  const uint64_t per = (options.count + static_cast<uint64_t>(n) - 1) / static_cast<uint64_t>(n);
+  for (int k = 0; k < n; ++k) {
+    RunOptions o = options;
+    o.count = std::max<uint64_t>(1, per);
+    o.budgetSeconds = options.budgetSeconds / n;
+    o.seed = options.seed + static_cast<uint64_t>(k);
+    if (k > 0) {
+      // the draw depends on the test's seed and the share only, so a rerun repeats it
+      uint64_t mix = options.seed * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(k);
+      Rng rng(splitmix64(mix) ^ 0x5357454550ULL);
+      o.profile = randomProfile(rng);
+    }
+    shares.push_back(o);
+  }
+  return shares;
+}
+
+namespace {
+
+template <class Key>
+void addCounts(std::vector<std::pair<Key, uint64_t>>& into, const std::vector<std::pair<Key, uint64_t>>& from) {
+  std::map<Key, uint64_t> sum(into.begin(), into.end());
+  for (const auto& [key, count] : from) sum[key] += count;
+  into.assign(sum.begin(), sum.end());
+}
+
+}  // namespace
+
+void addRun(RunResult& total, const RunResult& part) {
+  addCounts(total.histogram, part.histogram);
+  std::map<NotRecorded, uint64_t> missing;  // keyed with count 0
+  for (const std::vector<NotRecorded>* list : std::array<const std::vector<NotRecorded>*, 2>{&total.notRecorded, &part.notRecorded})
+    for (NotRecorded n : *list) {
+      const uint64_t c = n.count;
+      n.count = 0;
+      missing[n] += c;
+    }
+  std::vector<NotRecorded> merged;
+  for (const auto& [key, c] : missing) {
+    merged.push_back(key);
+    merged.back().count = c;
+  }
+  total.notRecorded = std::move(merged);
+  total.instances += part.instances;
+  total.launches += part.launches;
+  total.overflow += part.overflow;
+  total.seconds += part.seconds;
+  total.jitSeconds += part.jitSeconds;
+  total.overheadSeconds += part.overheadSeconds;
+  total.workerSeconds += part.workerSeconds;
+  total.stoppedByBudget = total.stoppedByBudget || part.stoppedByBudget;
+  total.freshWorker = total.freshWorker || part.freshWorker;
+  if (total.device.empty()) total.device = part.device;
+}
+
+uint64_t conditionHits(const litmus::Test& test, const RunResult& r) {
+  uint64_t hits = 0;
+  for (const auto& [state, count] : r.histogram)
+    if (litmus::evalCondition(test.condition, test.observed, state)) hits += count;
+  return hits;
+}
+
+}  // namespace gpu

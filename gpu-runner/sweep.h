@@ -1,0 +1,37 @@
+// --sweep N: one test run under N stress profiles in turn, each for an Nth of the test's instances
+// and GPU budget, and the histograms added. Which profile exposes a weak outcome depends on the test
+// and on the GPU (docs/peer-gap.md): the published harnesses count an outcome seen when any of
+// their random configurations showed it, and a sweep gives each test that diversity within its own
+// budget (docs/gpu-runner.md, "Sweeps").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gpu-runner/runner.h"
+#include "litmus/test.h"
+
+namespace gpu {
+
+// The options of the N shares of a swept run: share 0 keeps the given profile, share k > 0 gets
+// a profile drawn by randomProfile from a PRNG seeded by (seed, k), and seed + k; each has
+// ceil(count / N) instances and budget / N seconds. n <= 1: the options alone.
+std::vector<RunOptions> sweepShares(const RunOptions& options, int n);
+
+// Adds `part` (an Ok run of the same test) into `total`: histogram, not-recorded entries,
+// instances, launches, overflow, GPU seconds, JIT and overhead; stoppedByBudget when any share was.
+void addRun(RunResult& total, const RunResult& part);
+
+// Recorded instances of r whose state satisfies the test's condition body.
+uint64_t conditionHits(const litmus::Test& test, const RunResult& r);
+
+// What one share of a sweep ran and saw, for the JSON report.
+struct SweepShare {
+  Profile profile;
+  uint64_t seed = 0;
+  uint64_t instances = 0;
+  uint64_t condition = 0;  // instances satisfying the condition body
+  double seconds = 0;
+};
+
+}  // namespace gpu
