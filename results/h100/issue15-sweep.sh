@@ -29,7 +29,8 @@ run() {  # NAME SWEEP BUDGET SEED FILES...
 }
 # The files of pass 1's tests whose condition the model allows and whose run never satisfied it.
 unseen() {
-  awk '/"conditionAllowed":true/ && /"condition":0,/ {
+  # (the top-level keys: each sweep share has a "condition" of its own)
+  awk '/"condition":0,"conditionAllowed":true/ {
          if (match($0, /"file":"[^"]*"/)) print substr($0, RSTART + 8, RLENGTH - 9) }' "$state/pass1.json"
 }
 for step in "$@"; do
