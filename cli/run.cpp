@@ -79,8 +79,8 @@ const char* const kFooter =
     "the campaign exits with every test's). Campaigns: docs/gpu-runner.md, section 10.";
 
 // --gpus: its syntax (the devices themselves are checked when the run starts); runs of tests only.
-void checkGpusArg(const RunArgs& a) {
-  if (a.gpus.empty()) return;
+void checkGpusArg(const RunArgs& a, bool given) {
+  if (!given) return;
   std::string why;
   if (!gpu::parseGpuList(a.gpus, why)) throw UsageError{"bad value '" + a.gpus + "' for --gpus: " + why};
   if (a.tune || a.selfTest || !a.emitDir.empty() || !a.sassDir.empty())
@@ -171,7 +171,7 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
   if (modes > 1) throw UsageError{"--tune, --self-test, --emit-ptx and --emit-sass do not go together"};
   if (a.selfTest && !a.paths.empty()) throw UsageError{"--self-test runs its own tests; give no PATH"};
   if (a.paths.empty() && !a.tune && !a.selfTest) throw UsageError{"run needs at least one test file or directory"};
-  checkGpusArg(a);
+  checkGpusArg(a, app.count("--gpus") > 0);
   return true;
 }
 

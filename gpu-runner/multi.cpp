@@ -153,7 +153,12 @@ void MultiRunner::submit(const litmus::Test& test, const RunOptions& options) {
 
 RunResult MultiRunner::collect() {
   std::vector<RunResult> shares;
-  for (size_t i : active_) shares.push_back(runners_[i]->collect());
+  for (size_t i : active_) {
+    shares.push_back(runners_[i]->collect());
+    // a worker that did not answer (killed, died) names no GPU: its runner's
+    if (shares.back().gpus.empty() && !gpus_.empty())
+      shares.back().gpus = split_ ? std::vector<int>{gpus_[i]} : gpus_;
+  }
   active_.clear();
   if (shares.empty()) return RunResult{};
   return mergeResults(shares);

@@ -90,6 +90,9 @@ DeviceProbe probeDevices(double timeoutSeconds) {
     close(fds[0]);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(0);
+    const auto keep = static_cast<unsigned>(fds[1]);  // nothing else of the parent's (runner.cpp)
+    if (keep > 3) close_range(3, keep - 1, 0);
+    close_range(keep + 1, ~0U, 0);
     const std::string text = ask();
     for (size_t done = 0; done < text.size();) {
       const ssize_t n = write(fds[1], text.data() + done, text.size() - done);

@@ -296,7 +296,8 @@ void Runner::checkGpus(const litmus::Test& test, int need, double timeoutSeconds
   if (!probe_) probe_ = std::make_unique<DeviceProbe>(probeDevices(timeoutSeconds));
   if (!probe_->ok) return;
   std::vector<int> use = devices_;
-  for (int i = 0; use.empty() && i < probe_->count; ++i) use.push_back(i);
+  if (use.empty())
+    for (int i = 0; i < probe_->count; ++i) use.push_back(i);
   // the error points at the first thread on another GPU than the first thread's
   const litmus::Thread* at = &test.threads.front();
   for (const litmus::Thread& t : test.threads)
@@ -351,6 +352,11 @@ bool Runner::spawn(RunResult& r) {
     // hung kernel holding the GPU for the next piece.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(0);
+    // Nothing else of the parent's: another worker's socket held open here would keep that
+    // worker from seeing its end (MultiRunner runs several).
+    const auto keep = static_cast<unsigned>(sv[1]);
+    if (keep > 3) close_range(3, keep - 1, 0);
+    close_range(keep + 1, ~0U, 0);
     workerMain(sv[1], devices_);
   }
   close(sv[1]);
