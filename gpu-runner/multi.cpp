@@ -161,7 +161,10 @@ RunResult MultiRunner::collect() {
   }
   active_.clear();
   if (shares.empty()) return RunResult{};
-  return mergeResults(shares);
+  RunResult r = mergeResults(shares);
+  // with --gpus, the header says which device ran a test on one GPU too
+  if (!gpus_.empty() && r.gpus.size() == 1 && !r.device.empty()) r.device = "GPU " + formatGpus(r.gpus) + ": " + r.device;
+  return r;
 }
 
 RunResult MultiRunner::run(const litmus::Test& test, const RunOptions& options) {

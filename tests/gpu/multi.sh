@@ -80,6 +80,7 @@ fake 3 run --gpus 0 -n 100000 --json "$TMP/run.json" "$MP"
 check "--gpus 0 runs what no --gpus runs ($plain instances)" test "$(json instances)" = "$plain"
 fake 3 run --gpus 2 -n 1000 --json "$TMP/run.json" "$MP"
 check "--gpus 2: the worker uses device 2" test "$(grep '^retain ' "$TMP/ctx" | cut -d' ' -f3)" = 2 -a "$(jsonArray gpus)" = "2"
+check "--gpus 2: the header names it" has out "Test MP+rel.gpu+acq.gpu-diffcta on GPU 2: Fake GPU (4 SMs, sm_90), seed 1"
 
 # Bad lists: exit 2 before anything runs.
 for bad in "0,0" "x" "1,,2" "" "0,3"; do
