@@ -20,6 +20,7 @@
 #include "checker/checker.h"
 #include "cli/emit_sass.h"
 #include "cli/run.h"
+#include "gpu-runner/multi.h"
 #include "gpu-runner/self_test.h"
 #include "gpu-runner/sweep.h"
 #include "litmus/files.h"
@@ -46,6 +47,7 @@ struct RunArgs {
   double budget = 0, maxTime = 0;
   bool resume = false, perFamily = false, workerPerTest = false;
   scale::Shard shard;  // --shard K/N (docs/scale.md)
+  std::string gpus;    // --gpus all|LIST (docs/gpu-runner.md, "Several GPUs")
 };
 
 struct UsageError {
@@ -76,6 +78,15 @@ const char* const kFooter =
     "(the most severe wins: 4, 2, 1, 3, 0). --self-test: 0 every known answer reproduced, 1 not.\n"
     "--max-time: 3 when tests were left for --resume, whatever the verdicts (the piece that finishes\n"
     "the campaign exits with every test's). Campaigns: docs/gpu-runner.md, section 10.";
+
+// --gpus: its syntax (the devices themselves are checked when the run starts); runs of tests only.
+void checkGpusArg(const RunArgs& a, bool given) {
+  if (!given) return;
+  std::string why;
+  if (!gpu::parseGpuList(a.gpus, why)) throw UsageError{"bad value '" + a.gpus + "' for --gpus: " + why};
+  if (a.tune || a.selfTest || !a.emitDir.empty() || !a.sassDir.empty())
+    throw UsageError{"--gpus is for runs of tests (not --tune, --self-test, --emit-ptx or --emit-sass)"};
+}
 
 // Fills `a`; returns false when the help was printed.
 bool parseRunArgs(int argc, char** argv, RunArgs& a) {
@@ -126,6 +137,9 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
                                    "N-1 drawn from the test's seed), each for 1/N of -n and --budget; "
                                    "histograms added (docs/gpu-runner.md, \"Sweeps\")")
       ->type_name("N");
+  app.add_option("--gpus", a.gpus, "run on these GPUs: all, or device numbers 0,1,...: a test on one GPU is "
+                                  "split over them, a test across k GPUs runs on the first k")
+      ->type_name("all|LIST");
   std::string shard;
   app.add_option("--shard", shard, "only the tests of shard K of N, by a hash of the test name; "
                                    "'litmus merge' joins the shards' --json files (docs/scale.md)")
@@ -165,6 +179,7 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
   if (modes > 1) throw UsageError{"--tune, --self-test, --emit-ptx and --emit-sass do not go together"};
   if (a.selfTest && !a.paths.empty()) throw UsageError{"--self-test runs its own tests; give no PATH"};
   if (a.paths.empty() && !a.tune && !a.selfTest) throw UsageError{"run needs at least one test file or directory"};
+  checkGpusArg(a, app.count("--gpus") > 0);
   return true;
 }
 
@@ -345,7 +360,7 @@ bool fatal(const gpu::RunResult& r) {
 
 // Runs one test, prints its report and JSON line; returns its verdict (nullopt: no driver/device).
 // The model works out the allowed states while the GPU runs the test (the first share of a sweep).
-std::optional<runcli::Verdict> runOne(gpu::Runner& runner, const litmus::Test& t, const RunArgs& a,
+std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Test& t, const RunArgs& a,
                                       const gpu::RunOptions& o, const std::string& section, std::ostream* json,
                                       runcli::Timing& timing) {
   const std::vector<gpu::RunOptions> shares = gpu::sweepShares(o, a.sweep);
@@ -395,9 +410,23 @@ void printSummary(size_t tests, std::map<runcli::Verdict, int>& verdicts) {
   std::cout << "\n";
 }
 
+// The GPUs --gpus names on this machine (none without --gpus); throws UsageError when it names
+// one the machine lacks.
+std::vector<int> gpusOf(const RunArgs& a, gpu::DeviceProbe& probe) {
+  if (a.gpus.empty()) return {};
+  std::string why;
+  const std::optional<gpu::GpuList> list = gpu::parseGpuList(a.gpus, why);
+  probe = gpu::probeDevices(a.timeout);
+  std::vector<int> gpus = list ? gpu::resolveGpus(*list, probe, why) : std::vector<int>{};
+  if (gpus.empty()) throw UsageError{"--gpus " + a.gpus + ": " + why};
+  return gpus;
+}
+
 int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::ProfileSet& profiles,
            bool loaded) {
   if (int rc = driverMissing()) return rc;
+  gpu::DeviceProbe probe;
+  const std::vector<int> gpus = gpusOf(a, probe);
   if (loaded) std::cout << "Profile " << a.profile << "\n\n";
   runcli::Earlier earlier;
   if (a.resume) earlier = runcli::readEarlier(a.json);  // drops a torn last line from the file
@@ -409,7 +438,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   std::map<runcli::Verdict, int> verdicts;
   int rc = 0;
   size_t skipped = 0, left = 0;
-  gpu::Runner runner(a.workerPerTest);
+  gpu::MultiRunner runner(a.workerPerTest, gpus, gpus.empty() ? nullptr : &probe);
   runcli::Timing timing;
   const auto start = std::chrono::steady_clock::now();
   for (const litmus::Test& t : tests) {

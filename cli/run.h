@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpu-runner/multi.h"
 #include "gpu-runner/runner.h"
 #include "gpu-runner/sweep.h"
 #include "litmus/outcome.h"
@@ -94,7 +95,7 @@ Earlier readEarlier(const std::string& path);
 // --sweep (cli/run_campaign.cpp): runs shares 1.. of a sweep after share 0 (`first`), adding their
 // results into it; records each share in `swept`. Stops at the first share that is not Ok, whose
 // status and message (naming the share) the result takes.
-gpu::RunResult sweepRest(gpu::Runner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
+gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
                          gpu::RunResult first, std::vector<gpu::SweepShare>& swept);
 // The "Sweep: ..." line: the profiles under which the condition held; JSON: one object per share.
 std::string sweepLine(const std::vector<gpu::SweepShare>& swept);

@@ -93,7 +93,7 @@ void Timing::print(std::ostream& os, int workers) const {
 
 namespace runcli {
 
-gpu::RunResult sweepRest(gpu::Runner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
+gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
                          gpu::RunResult first, std::vector<gpu::SweepShare>& swept) {
   const auto record = [&](const gpu::RunOptions& o, const gpu::RunResult& r) {
     swept.push_back({o.profile, o.seed, r.instances, gpu::conditionHits(test, r), r.seconds});

@@ -277,6 +277,8 @@ Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& mod
   o["status"] = statusWord(r.status);
   o["message"] = r.message;
   o["device"] = r.device;
+  o["gpus"] = r.gpus;                  // the device ordinals that ran it (docs/gpu-runner.md, "Several GPUs")
+  o["gpuInstances"] = r.gpuInstances;  // per GPU: its share, or every instance of a test across GPUs
   o["seed"] = seed;
   o["instances"] = r.instances;
   o["launches"] = r.launches;

@@ -62,7 +62,10 @@ bool load(Api& api, std::string& why) {
             bind(api.lib, api.cuLinkAddData, "cuLinkAddData_v2", false, why) &&
             bind(api.lib, api.cuLinkComplete, "cuLinkComplete", false, why) &&
             bind(api.lib, api.cuLinkDestroy, "cuLinkDestroy", false, why) &&
-            bind(api.lib, api.cuDriverGetVersion, "cuDriverGetVersion", false, why);
+            bind(api.lib, api.cuDriverGetVersion, "cuDriverGetVersion", false, why) &&
+            bind(api.lib, api.cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer", false, why) &&
+            bind(api.lib, api.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess", false, why) &&
+            bind(api.lib, api.cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute", false, why);
   if (!ok) unload(api);
   return ok;
 }

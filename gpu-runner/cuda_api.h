@@ -34,6 +34,8 @@ constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 1;
 constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
 constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
 constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0;
+constexpr int CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 3;
+constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
 
 // The virtual memory management API, for one physical buffer mapped at two addresses (aliases).
 struct MemLocation {  // CUmemLocation
@@ -127,6 +129,11 @@ struct Api {
   CUresult (*cuLinkComplete)(CUlinkState, void**, size_t*) = nullptr;
   CUresult (*cuLinkDestroy)(CUlinkState) = nullptr;
   CUresult (*cuDriverGetVersion)(int*) = nullptr;  // 13000 for CUDA 13.0; reported by --emit-sass
+  // Peer access, for tests across GPUs (docs/gpu-runner.md, "Several GPUs"). Optional: such a test
+  // is refused when the driver lacks them; without the attribute query, atomics are not checked.
+  CUresult (*cuDeviceCanAccessPeer)(int*, CUdevice, CUdevice) = nullptr;
+  CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned) = nullptr;
+  CUresult (*cuDeviceGetP2PAttribute)(int*, int, CUdevice, CUdevice) = nullptr;
 };
 
 // The JIT options of every compilation of a generated module (the harness's cuModuleLoadDataEx,

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "gpu-runner/cuda_api.h"
+#include "gpu-runner/device.h"
 #include "gpu-runner/params.h"
 #include "gpu-runner/ptx_gen.h"
 
@@ -18,224 +19,11 @@ using cuda::CUresult;
 
 namespace {
 
-// A failed driver call ends the run with its name and the driver's error.
-struct DriverError {
-  RunStatus status;
-  std::string message;
-};
-
 double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 }  // namespace
-
-// The driver and the context (open), and one job's module and buffers (load, alloc...,
-// release), so that a worker keeps the context across tests.
-class Device {
- public:
-  Device() = default;
-  Device(const Device&) = delete;
-  Device& operator=(const Device&) = delete;
-  ~Device() {
-    release();
-    cuda::unload(api_);
-  }
-
-  // Frees the job's buffers and unloads its module: the next job starts with none of them.
-  void release() {
-    for (CUdeviceptr p : allocations_) api_.cuMemFree(p);
-    for (const auto& [p, bytes] : reserved_) {
-      api_.cuMemUnmap(p, bytes);
-      api_.cuMemAddressFree(p, bytes);
-    }
-    for (cuda::CUmemGenericAllocationHandle h : handles_) api_.cuMemRelease(h);
-    allocations_.clear();
-    reserved_.clear();
-    handles_.clear();
-    if (module_ && api_.cuModuleUnload) api_.cuModuleUnload(module_);
-    module_ = nullptr;
-    test_ = tally_ = nullptr;
-  }
-
-  void open() {
-    std::string why;
-    if (!cuda::load(api_, why)) throw DriverError{RunStatus::NoDriver, why};
-    check(api_.cuInit(0), "no usable CUDA device: cuInit", RunStatus::NoDevice);
-    int count = 0;
-    check(api_.cuDeviceGetCount(&count), "no usable CUDA device: cuDeviceGetCount", RunStatus::NoDevice);
-    if (count == 0) throw DriverError{RunStatus::NoDevice, "no CUDA device found"};
-    check(api_.cuDeviceGet(&dev_, 0), "cuDeviceGet", RunStatus::NoDevice);
-    char name[256] = {};
-    check(api_.cuDeviceGetName(name, sizeof name - 1, dev_), "cuDeviceGetName");
-    sms_ = attribute(cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-    const int major = attribute(cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    const int minor = attribute(cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-    name_ = std::string(name) + " (" + std::to_string(sms_) + " SMs, sm_" + std::to_string(major) +
-            std::to_string(minor) + ")";
-    if (major < 9)
-      throw DriverError{RunStatus::NoDevice,
-                        "the runner needs an sm_90 (Hopper) or newer GPU; found " + name_};
-    cuda::CUcontext ctx = nullptr;
-    check(api_.cuDevicePrimaryCtxRetain(&ctx, dev_), "cuDevicePrimaryCtxRetain");
-    check(api_.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
-  }
-
-  void load(const std::string& ptx) {
-    cuda::JitOptions jit;  // the same as --emit-sass's (sass.cpp)
-    const CUresult r = api_.cuModuleLoadDataEx(&module_, ptx.c_str(), jit.count, jit.options, jit.values);
-    if (r != cuda::CUDA_SUCCESS)
-      throw DriverError{RunStatus::Error, "the CUDA driver rejected the generated PTX: " +
-                                              cuda::errorText(api_, r) + "\n" + jit.text()};
-    check(api_.cuModuleGetFunction(&test_, module_, "litmus_test"), "cuModuleGetFunction");
-    check(api_.cuModuleGetFunction(&tally_, module_, "litmus_tally"), "cuModuleGetFunction");
-  }
-
-  // Hardware clusters of the test kernel that fit on the GPU at once: the spin barrier only lines
-  // up warps that run at the same time, so a launch never asks for more.
-  uint32_t residentClusters(const Shape& s, uint32_t threads) {
-    if (s.clusterLaunch) {
-      if (!attribute(cuda::CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH) || !api_.cuLaunchKernelEx)
-        throw DriverError{RunStatus::NoDevice,
-                          "the test needs cluster launches, which this GPU or driver lacks"};
-      if (api_.cuOccupancyMaxActiveClusters) {
-        cuda::LaunchAttribute attr{};
-        cuda::LaunchConfig cfg = config(static_cast<unsigned>(s.clusterSize), threads, s.clusterSize, attr);
-        int n = 0;
-        if (api_.cuOccupancyMaxActiveClusters(&n, test_, &cfg) == cuda::CUDA_SUCCESS && n > 0)
-          return static_cast<uint32_t>(n);
-      }
-    }
-    int perSm = 0;
-    if (!api_.cuOccupancyMaxActiveBlocksPerMultiprocessor ||
-        api_.cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, test_, static_cast<int>(threads), 0) !=
-            cuda::CUDA_SUCCESS ||
-        perSm <= 0)
-      perSm = static_cast<int>(std::max(1u, 2048u / threads));
-    return std::max(1u, static_cast<uint32_t>(perSm * sms_) / static_cast<uint32_t>(s.clusterSize));
-  }
-
-  CUdeviceptr alloc(uint64_t bytes) {
-    CUdeviceptr p = 0;
-    check(api_.cuMemAlloc(&p, std::max<uint64_t>(bytes, 256)),
-          "cuMemAlloc (" + std::to_string(bytes) + " bytes)");
-    allocations_.push_back(p);
-    check(api_.cuMemsetD8(p, 0, std::max<uint64_t>(bytes, 256)), "cuMemsetD8");
-    return p;
-  }
-
-  // One physical buffer of at least `bytes`, mapped at p and again at p + span, zeroed; returns p.
-  // A location's alias reaches the same memory through the second mapping, as aliases do.
-  CUdeviceptr allocTwice(uint64_t bytes, uint64_t& span) {
-    if (!api_.cuMemCreate || !api_.cuMemMap || !api_.cuMemAddressReserve || !api_.cuMemSetAccess ||
-        !api_.cuMemGetAllocationGranularity || !api_.cuMemUnmap || !api_.cuMemAddressFree || !api_.cuMemRelease)
-      throw DriverError{RunStatus::NoDevice, "the test has aliases, which need the driver's virtual memory API"};
-    cuda::MemAllocationProp prop{};
-    prop.type = cuda::CU_MEM_ALLOCATION_TYPE_PINNED;
-    prop.location = {cuda::CU_MEM_LOCATION_TYPE_DEVICE, dev_};
-    size_t grain = 0;
-    check(api_.cuMemGetAllocationGranularity(&grain, &prop, cuda::CU_MEM_ALLOC_GRANULARITY_MINIMUM),
-          "cuMemGetAllocationGranularity");
-    grain = std::max<size_t>(grain, 256);
-    span = (std::max<uint64_t>(bytes, 256) + grain - 1) / grain * grain;
-    cuda::CUmemGenericAllocationHandle h = 0;
-    check(api_.cuMemCreate(&h, span, &prop, 0), "cuMemCreate (" + std::to_string(span) + " bytes)");
-    handles_.push_back(h);
-    CUdeviceptr p = 0;
-    check(api_.cuMemAddressReserve(&p, 2 * span, grain, 0, 0), "cuMemAddressReserve");
-    reserved_.emplace_back(p, 2 * span);
-    check(api_.cuMemMap(p, span, 0, h, 0), "cuMemMap");
-    check(api_.cuMemMap(p + span, span, 0, h, 0), "cuMemMap (the alias)");
-    const cuda::MemAccessDesc access{{cuda::CU_MEM_LOCATION_TYPE_DEVICE, dev_},
-                                     cuda::CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
-    check(api_.cuMemSetAccess(p, 2 * span, &access, 1), "cuMemSetAccess");
-    check(api_.cuMemsetD8(p, 0, span), "cuMemsetD8");
-    return p;
-  }
-
-  // clusterSize 0: a plain launch. `programmatic`: the launch may overlap the previous one in the
-  // stream (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION; docs/gpu-runner.md, "Grids").
-  void launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args,
-              bool programmatic = false) {
-    if (clusterSize == 0 && !programmatic) {
-      check(api_.cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, 0, nullptr, args, nullptr), "cuLaunchKernel");
-      return;
-    }
-    if (!api_.cuLaunchKernelEx)
-      throw DriverError{RunStatus::NoDevice, "the test needs cuLaunchKernelEx, which this driver lacks"};
-    cuda::LaunchAttribute attrs[2] = {};
-    cuda::LaunchConfig cfg = config(blocks, threads, std::max(clusterSize, 1), attrs[0]);
-    cfg.numAttrs = clusterSize > 0 ? 1 : 0;
-    if (programmatic) {
-      attrs[cfg.numAttrs].id = cuda::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-      attrs[cfg.numAttrs].value.programmaticStreamSerializationAllowed = 1;
-      ++cfg.numAttrs;
-    }
-    check(api_.cuLaunchKernelEx(&cfg, f, args, nullptr), "cuLaunchKernelEx");
-  }
-
-  void synchronize() { check(api_.cuCtxSynchronize(), "the test or tally kernel (cuCtxSynchronize)"); }
-  void copyOut(void* dst, CUdeviceptr src, size_t bytes) {
-    check(api_.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
-  }
-  // The module's tensor-map templates (`lt_tmap`, ptx_body_tensor.cpp): each map of the test
-  // encoded with its dims and box over 32-bit elements, dense row-major strides, no swizzle or
-  // interleave, zero fill out of bounds. `somewhere` is a valid global address for the encoding;
-  // the tally points every instance's copy at its own slot of the tensor.
-  void uploadTensorMaps(const std::vector<Job::TensorMap>& maps, CUdeviceptr somewhere) {
-    std::vector<uint64_t> words;
-    for (const Job::TensorMap& l : maps) {
-      if (!api_.cuTensorMapEncodeTiled || !api_.cuModuleGetGlobal || !api_.cuMemcpyHtoD)
-        throw DriverError{RunStatus::Error, "the CUDA driver has no cuTensorMapEncodeTiled"};
-      const auto rank = static_cast<uint32_t>(l.dims.size());
-      std::vector<uint64_t> dims(l.dims.begin(), l.dims.end()), strides;
-      std::vector<uint32_t> box(l.box.begin(), l.box.end()), ones(rank, 1);
-      uint64_t stride = 4;
-      for (uint32_t i = 0; i + 1 < rank; ++i) strides.push_back(stride *= dims[i]);
-      if (strides.empty()) strides.push_back(16);  // rank 1: none is read, but the driver wants an array
-      uint64_t map[16] = {};
-      check(api_.cuTensorMapEncodeTiled(map, cuda::CU_TENSOR_MAP_DATA_TYPE_UINT32, rank,
-                                        reinterpret_cast<void*>(somewhere), dims.data(), strides.data(),
-                                        box.data(), ones.data(), 0, 0, 0, 0),
-            "cuTensorMapEncodeTiled (tensor map '" + l.name + "')");
-      words.insert(words.end(), map, map + 16);
-    }
-    if (words.empty()) return;
-    CUdeviceptr dst = 0;
-    size_t bytes = 0;
-    check(api_.cuModuleGetGlobal(&dst, &bytes, module_, "lt_tmap"), "cuModuleGetGlobal (lt_tmap)");
-    check(api_.cuMemcpyHtoD(dst, words.data(), words.size() * 8), "cuMemcpyHtoD (lt_tmap)");
-  }
-  cuda::CUfunction testKernel() const { return test_; }
-  cuda::CUfunction tallyKernel() const { return tally_; }
-  const std::string& name() const { return name_; }
-
- private:
-  cuda::Api api_;
-  cuda::CUdevice dev_ = 0;
-  cuda::CUmodule module_ = nullptr;
-  cuda::CUfunction test_ = nullptr, tally_ = nullptr;
-  std::vector<CUdeviceptr> allocations_;
-  std::vector<std::pair<CUdeviceptr, uint64_t>> reserved_;  // address ranges of allocTwice
-  std::vector<cuda::CUmemGenericAllocationHandle> handles_;
-  int sms_ = 1;
-  std::string name_;
-
-  void check(CUresult r, const std::string& what, RunStatus status = RunStatus::Error) {
-    if (r != cuda::CUDA_SUCCESS) throw DriverError{status, what + " failed: " + cuda::errorText(api_, r)};
-  }
-  int attribute(int which) {
-    int v = 0;
-    check(api_.cuDeviceGetAttribute(&v, which, dev_), "cuDeviceGetAttribute");
-    return v;
-  }
-  static cuda::LaunchConfig config(unsigned blocks, unsigned threads, int clusterSize,
-                                   cuda::LaunchAttribute& attr) {
-    attr.id = cuda::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim = {static_cast<unsigned>(clusterSize), 1, 1};
-    return cuda::LaunchConfig{blocks, 1, 1, threads, 1, 1, 0, nullptr, &attr, 1};
-  }
-};
 
 namespace {
 
@@ -297,19 +85,47 @@ class BudgetClock {
   uint64_t next_ = 1;  // the first look comes after one launch, which also warms the GPU up
 };
 
+// Every device of the job: the next launch's tests on the other devices must not start before
+// the tally on the first has set their instances up (one GPU: one cuCtxSynchronize, as ever).
+void synchronizeAll(Device& d) {
+  for (int i = d.gpus(); i-- > 0;) d.synchronize(i);
+}
+
+// One launch of the test kernel per grid on every device, queued on all of them before any is
+// waited for, so that the test GPUs' roles run at the same time. Every device gets the same
+// record; a test across GPUs has one more parameter, p_gpu: device i plays test GPU i, and the
+// roles of the other test GPUs leave at once.
+void launchTests(Device& d, Buffers& b, const Job& job, const Shape& shape, Launch& cur, CUdeviceptr here) {
+  uint32_t gpu = 0;
+  void* args[] = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data(), &gpu};
+  for (int i = 0; i < d.gpus(); ++i) {
+    d.select(i);
+    gpu = static_cast<uint32_t>(i);
+    // one launch per grid, in the test's launch order, in one stream (plan.h); the tally after
+    // the last one reads every grid's results
+    for (size_t g = 0; g < job.gridProgrammatic.size(); ++g) {
+      cur.words[kGrid] = static_cast<uint32_t>(g);
+      d.launch(d.testKernel(i), cur.blocks, cur.threads, shape.clusterLaunch ? shape.clusterSize : 0, args,
+               job.gridProgrammatic[g]);
+    }
+  }
+  for (int i = 1; i < d.gpus(); ++i) d.synchronize(i);  // the tally reads what they wrote
+  d.select(0);
+}
+
 void launchLoop(Device& d, Buffers& b, const Job& job, const Shape& shape, const RunOptions& o, RunResult& r) {
   Rng rng(o.seed);
   Launch none{}, cur = drawLaunch(shape, o.profile, rng);
   cur.words[kAliasSpan] = static_cast<uint32_t>(b.aliasSpan);
   cur.words[kEpoch] = 1;
   launchTally(d, b, b.loc[1], b.loc[0], kTallyInit, none, cur);
-  d.synchronize();
+  synchronizeAll(d);
   const auto start = std::chrono::steady_clock::now();
   auto lastProgress = start;
   BudgetClock budget(o.budgetSeconds, start);
   for (uint64_t e = 0; r.instances < o.count; ++e) {
     if (budget.checkNow(e)) {
-      d.synchronize();
+      synchronizeAll(d);
       if (!budget.carryOn(e)) {
         r.stoppedByBudget = true;
         break;
@@ -320,15 +136,9 @@ void launchLoop(Device& d, Buffers& b, const Job& job, const Shape& shape, const
     // Launches are numbered from 1 (the sentinel is 0); 2^32 - 1 launches are far beyond any run.
     next.words[kEpoch] = static_cast<uint32_t>(std::max<uint64_t>(1, (e + 2) & 0xffffffffu));
     CUdeviceptr here = b.loc[e % 2], there = b.loc[(e + 1) % 2];
-    void* args[] = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data()};
-    // one launch per grid, in the test's launch order, in one stream (plan.h); the tally after
-    // the last one reads every grid's results
-    for (size_t g = 0; g < job.gridProgrammatic.size(); ++g) {
-      cur.words[kGrid] = static_cast<uint32_t>(g);
-      d.launch(d.testKernel(), cur.blocks, cur.threads, shape.clusterLaunch ? shape.clusterSize : 0, args,
-               job.gridProgrammatic[g]);
-    }
+    launchTests(d, b, job, shape, cur, here);
     launchTally(d, b, here, there, kTallyRead | kTallyInit, cur, next);
+    if (d.gpus() > 1) d.synchronize(0);
     r.instances += cur.instances;
     ++r.launches;
     cur = next;
@@ -339,9 +149,39 @@ void launchLoop(Device& d, Buffers& b, const Job& job, const Shape& shape, const
                 << std::flush;
     }
   }
-  d.synchronize();
+  synchronizeAll(d);
   r.seconds = since(start);
   if (o.progress) std::cerr << "\r\033[K" << std::flush;
+}
+
+}  // namespace
+
+std::string formatGpus(const std::vector<int>& gpus) {
+  std::string s;
+  for (int g : gpus) s.append(s.empty() ? "" : ",").append(std::to_string(g));
+  return s;
+}
+
+namespace {
+
+// "Fake GPU (4 SMs, sm_90)", or across GPUs "GPU 0: NAME; GPU 1: NAME" (one NAME when they agree).
+void describeDevices(const Device& d, RunResult& r) {
+  r.gpus.clear();
+  bool same = true;
+  for (int i = 0; i < d.gpus(); ++i) {
+    r.gpus.push_back(d.ordinal(i));
+    same = same && d.name(i) == d.name(0);
+  }
+  r.device = d.name(0);
+  if (d.gpus() == 1) return;
+  if (same) {
+    r.device = "GPUs ";
+    r.device.append(formatGpus(r.gpus)).append(": ").append(d.name(0)).append(" each");
+    return;
+  }
+  r.device.clear();
+  for (int i = 0; i < d.gpus(); ++i)
+    r.device.append(i ? "; GPU " : "GPU ").append(std::to_string(d.ordinal(i))).append(": ").append(d.name(i));
 }
 
 }  // namespace
@@ -391,6 +231,7 @@ Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const R
   j.sharedResults = plan.sharedResults;
   j.observed = static_cast<int>(plan.observed.size());
   j.gridProgrammatic = plan.gridProgrammatic;
+  j.gpus = plan.gpus;
   for (size_t v = 0; v < plan.locs.size(); ++v)
     if (plan.locs[v].tensorMap >= 0)
       j.tensorMaps.push_back({test.locations[v].name, test.locations[v].tensorDims, test.locations[v].tensorBox});
@@ -398,7 +239,7 @@ Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const R
   return j;
 }
 
-Session::Session() : device_(std::make_unique<Device>()) {}
+Session::Session(std::vector<int> ordinals) : device_(std::make_unique<Device>(std::move(ordinals))) {}
 Session::~Session() = default;
 
 RunResult Session::run(const Job& job) {
@@ -406,12 +247,9 @@ RunResult Session::run(const Job& job) {
   const RunOptions& options = job.options;
   Shape shape = job.shape;
   try {
-    if (!open_) {
-      device_->open();
-      open_ = true;
-    }
+    device_->open(job.gpus);
     Device& d = *device_;
-    r.device = d.name();
+    describeDevices(d, r);
     const auto jit = std::chrono::steady_clock::now();
     d.load(job.ptx);
     r.jitSeconds = since(jit);
@@ -425,6 +263,7 @@ RunResult Session::run(const Job& job) {
     Buffers b = allocate(d, job, shape, options);
     d.uploadTensorMaps(job.tensorMaps, b.loc[0]);
     launchLoop(d, b, job, shape, options, r);
+    r.gpuInstances.assign(r.gpus.size(), r.instances);  // every device took part in every instance
     r.status = RunStatus::Ok;
     std::vector<unsigned char> table(b.tableBytes);
     d.copyOut(table.data(), b.table, table.size());
@@ -433,7 +272,7 @@ RunResult Session::run(const Job& job) {
     r.status = e.status;
     r.message = e.message;
   }
-  if (open_) device_->release();
+  device_->release();
   return r;
 }
 

@@ -22,6 +22,7 @@ struct Job {
   int regResults = 0, sharedResults = 0;
   int observed = 0;  // observed terms: the histogram key's width
   std::vector<bool> gridProgrammatic{false};
+  int gpus = 1;  // test GPUs: the worker's first `gpus` devices run it (docs/gpu-runner.md, "Several GPUs")
   struct TensorMap {  // a template of the module's lt_tmap, in order (ptx_body_tensor.cpp)
     std::string name;
     std::vector<int64_t> dims, box;
@@ -32,12 +33,13 @@ struct Job {
 Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const RunOptions& options);
 
 class Device;
-// The driver and one CUDA context, opened by the first job and kept for the following ones; each
-// job loads its module and buffers and releases them when it ends. After a job that did not end
-// Ok the context may be unusable (a sticky error), so the worker does not run another one.
+// The driver and the CUDA contexts (one per device a job has needed), opened by the first job and
+// kept for the following ones; each job loads its module and buffers and releases them when it
+// ends. After a job that did not end Ok a context may be unusable (a sticky error), so the worker
+// does not run another one. ordinals: the devices the worker may use (device.h).
 class Session {
  public:
-  Session();
+  explicit Session(std::vector<int> ordinals = {});
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -45,11 +47,12 @@ class Session {
 
  private:
   std::unique_ptr<Device> device_;
-  bool open_ = false;
 };
 
 // The histogram table as copied back from the GPU (ptx_gen.h) into r's histogram, not-recorded
 // entries and overflow; r.status becomes Error when the counts do not add up to r.instances.
+// "0,1,2".
+std::string formatGpus(const std::vector<int>& gpus);
 void readTable(const std::vector<unsigned char>& table, int observed, RunResult& r);
 
 }  // namespace gpu

@@ -53,11 +53,18 @@ std::vector<size_t> predicatePositions(const Instr& in) {
   }
 }
 
-void checkPlacement(const Test& test) {
-  for (const litmus::Thread& t : test.threads)
-    if (t.gpu != test.threads.front().gpu)
-      throw Error(t.loc, "threads " + test.threads.front().name + " and " + t.name +
-                             " run on different GPUs; the GPU runner drives one GPU");
+// Test GPUs: the distinct `gpu:` numbers, in order, become 0..k-1 (docs/gpu-runner.md, "Several
+// GPUs"); a role (test cluster) lies on one GPU (litmus/validate.cpp), so there are at most
+// kMaxRoles of them.
+void planGpus(const Test& test, Plan& plan) {
+  std::set<int> numbers;
+  for (const litmus::Thread& t : test.threads) numbers.insert(t.gpu);
+  plan.gpus = static_cast<int>(numbers.size());
+  plan.roleGpu.clear();
+  for (const RolePlan& r : plan.roles) {
+    const int gpu = test.threads[static_cast<size_t>(r.ctaThreads.front().front())].gpu;
+    plan.roleGpu.push_back(static_cast<int>(std::distance(numbers.begin(), numbers.find(gpu))));
+  }
 }
 
 // Warps of one CTA: threads the test puts in one warp (`warp:`) share it, at their lanes; every
@@ -565,10 +572,10 @@ int asyncMbarrier(const Instr& in) {
 Plan makePlan(const Test& test) {
   if (test.threads.empty()) throw Error({test.file, 0, 0}, "the test has no threads");
   Plan plan;
-  checkPlacement(test);
   refuseNewerArchitecture(test);
   refuseUndefined(test);
   buildRoles(test, plan);
+  planGpus(test, plan);
   planGrids(test, plan);
   planDat3mBarriers(test, plan);
   collectRegisters(test, plan);

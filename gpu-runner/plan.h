@@ -143,6 +143,10 @@ struct Plan {
   // launched programmatically; per role, the position of its grid. One grid: {false}, all 0.
   std::vector<bool> gridProgrammatic{false};
   std::vector<int> roleGrid;
+  // Tests across GPUs (docs/gpu-runner.md, "Several GPUs"): the GPUs the test needs, and per role
+  // its test GPU (0..gpus-1: the test's `gpu:` numbers in order). One GPU: 1, all 0.
+  int gpus = 1;
+  std::vector<int> roleGpu;
 };
 
 // Throws litmus::Error at the offending thread, location or term when the test cannot run.

@@ -149,6 +149,11 @@ void emitRole(PtxText& out, const Plan& plan, int j) {
     out.op("setp.ne.u32 %h_p, %h_a, " + num(plan.roleGrid[static_cast<size_t>(j)]));
     out.op("@%h_p bra.uni H_IDLE");
   }
+  if (plan.gpus > 1) {  // several GPUs: each device runs the roles of its test GPU (p_gpu)
+    out.op("ld.param.u32 %h_a, [p_gpu]");
+    out.op("setp.ne.u32 %h_p, %h_a, " + num(plan.roleGpu[static_cast<size_t>(j)]));
+    out.op("@%h_p bra.uni H_IDLE");
+  }
   out.op("ld.param.u32 %h_a, " + word(kLp, base));
   out.op("ld.param.u32 %h_b, " + word(kLp, base + 1));
   out.op("add.u32 %h_c, %h_su, %h_U");
@@ -275,10 +280,12 @@ void emitAlignment(PtxText& out, const Plan& plan) {
   out.op("@%h_notlane0 bra H_SPUN");
   out.op("mul.wide.u32 %h_A, %h_gk, 4");
   out.op("add.u64 %h_A, %h_A, %h_spin");
-  out.op("red.relaxed.gpu.global.add.u32 [%h_A], 1");
+  // across GPUs the counter is in the first GPU's memory and its warps on every GPU: .sys scope
+  const std::string scope = plan.gpus > 1 ? "sys" : "gpu";
+  out.op("red.relaxed." + scope + ".global.add.u32 [%h_A], 1");
   out.op("mov.u32 %h_c, 0");
   out.label("H_SPIN");
-  out.op("ld.relaxed.gpu.global.u32 %h_b, [%h_A]");
+  out.op("ld.relaxed." + scope + ".global.u32 %h_b, [%h_A]");
   out.op("setp.ge.u32 %h_p, %h_b, " + num(plan.warpsPerInstance));
   out.op("@%h_p bra H_SPUN");
   out.op("add.u32 %h_c, %h_c, 1");
@@ -446,7 +453,10 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
   out.raw(
       ".visible .entry litmus_test(\n\t.param .u64 p_loc,\n\t.param .u64 p_res,\n\t.param .u64 p_shout,\n"
       "\t.param .u64 p_spin,\n\t.param .u64 p_scratch,\n\t.param .align 4 .b8 p_lp[" +
-      num(4 * kLaunchWords) + "]\n)\n{\n");
+      num(4 * kLaunchWords) + "]");
+  // a test across GPUs: the test GPU the launch's device plays (docs/gpu-runner.md, "Several GPUs")
+  if (plan.gpus > 1) out.raw(",\n\t.param .u32 p_gpu");
+  out.raw("\n)\n{\n");
   declareHarness(out, plan);
   if (std::find(plan.gridProgrammatic.begin(), plan.gridProgrammatic.end(), true) != plan.gridProgrammatic.end()) {
     out.comment("a programmatic launch follows: let it start as early as the hardware allows (docs/gpu-runner.md)");

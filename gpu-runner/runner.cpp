@@ -80,7 +80,11 @@ std::string serialize(const RunResult& r) {
   os << "status " << static_cast<int>(r.status) << "\nmessage " << escape(r.message) << "\ndevice "
      << escape(r.device) << "\ninstances " << r.instances << "\nlaunches " << r.launches << "\noverflow "
      << r.overflow << "\nseconds " << r.seconds << "\njit " << r.jitSeconds << "\nworker " << r.workerSeconds << "\nbudget "
-     << r.stoppedByBudget << "\n";
+     << r.stoppedByBudget << "\ngpus";
+  for (int g : r.gpus) os << " " << g;
+  os << "\ngpuinstances";
+  for (uint64_t n : r.gpuInstances) os << " " << n;
+  os << "\n";
   for (const auto& [state, count] : r.histogram) {
     os << "state " << count;
     for (int64_t v : state.values) os << " " << v;
@@ -125,6 +129,10 @@ bool deserialize(const std::string& text, RunResult& r) {
       vs >> r.workerSeconds;
     else if (key == "budget")
       vs >> r.stoppedByBudget;
+    else if (key == "gpus")
+      for (int g; vs >> g;) r.gpus.push_back(g);
+    else if (key == "gpuinstances")
+      for (uint64_t n; vs >> n;) r.gpuInstances.push_back(n);
     else if (key == "state") {
       uint64_t count = 0;
       vs >> count;
@@ -152,7 +160,7 @@ std::string encodeJob(const Job& j) {
      << h.slotBytes << " " << h.slotAlign << "\naliases " << j.aliases << "\nresults " << j.regResults << " "
      << j.sharedResults << " " << j.observed << "\ngrids";
   for (bool g : j.gridProgrammatic) os << " " << g;
-  os << "\n";
+  os << "\ngpus " << j.gpus << "\n";
   for (const Job::TensorMap& m : j.tensorMaps) {
     os << "tmap " << m.dims.size();
     for (int64_t d : m.dims) os << " " << d;
@@ -187,6 +195,8 @@ Job decodeJob(const std::string& text) {
       vs >> j.aliases;
     else if (key == "results")
       vs >> j.regResults >> j.sharedResults >> j.observed;
+    else if (key == "gpus")
+      vs >> j.gpus;
     else if (key == "grids")
       for (int g; vs >> g;) j.gridProgrammatic.push_back(g != 0);
     else if (key == "tmap") {
@@ -255,8 +265,8 @@ double since(std::chrono::steady_clock::time_point t) {
 }
 
 // The worker's life: jobs in, results out, until the parent closes the socket or a job fails.
-[[noreturn]] void workerMain(int fd) {
-  Session session;
+[[noreturn]] void workerMain(int fd, const std::vector<int>& devices) {
+  Session session(devices);
   const auto never = std::chrono::steady_clock::time_point::max();
   for (std::string text; readFrame(fd, never, text) == Read::Done;) {
     const auto start = std::chrono::steady_clock::now();
@@ -274,7 +284,38 @@ struct Runner::Worker {
   int fd = -1;
 };
 
-Runner::Runner(bool workerPerTest) : workerPerTest_(workerPerTest) {}
+Runner::Runner(bool workerPerTest, std::vector<int> devices)
+    : workerPerTest_(workerPerTest), devices_(std::move(devices)) {}
+
+void Runner::knowDevices(const DeviceProbe& probe) { probe_ = std::make_unique<DeviceProbe>(probe); }
+
+// A test across GPUs needs that many devices, each able to reach the first one's memory (with
+// atomics); refused like any test the runner cannot run. Without an answer from the driver (none,
+// or no device) the worker says what is wrong.
+void Runner::checkGpus(const litmus::Test& test, int need, double timeoutSeconds) {
+  if (!probe_) probe_ = std::make_unique<DeviceProbe>(probeDevices(timeoutSeconds));
+  if (!probe_->ok) return;
+  std::vector<int> use = devices_;
+  if (use.empty())
+    for (int i = 0; i < probe_->count; ++i) use.push_back(i);
+  // the error points at the first thread on another GPU than the first thread's
+  const litmus::Thread* at = &test.threads.front();
+  for (const litmus::Thread& t : test.threads)
+    if (t.gpu != test.threads.front().gpu) {
+      at = &t;
+      break;
+    }
+  const std::string what = "the GPU runner cannot run test " + test.name + ": it needs " + std::to_string(need) + " GPUs";
+  if (use.size() < static_cast<size_t>(need))
+    throw litmus::Error(at->loc, what + "; " + (devices_.empty() ? "this machine has " : "--gpus gives ") +
+                                     std::to_string(use.size()));
+  for (int i = 1; i < need; ++i) {
+    const auto a = static_cast<size_t>(use[static_cast<size_t>(i)]), b = static_cast<size_t>(use[0]);
+    if (a >= probe_->peer.size() || b >= probe_->peer[a].size() || !probe_->peer[a][b])
+      throw litmus::Error(at->loc, what + ", and GPU " + std::to_string(a) + " cannot access the memory of GPU " +
+                                       std::to_string(b) + " (peer access with native atomics, e.g. NVLink)");
+  }
+}
 Runner::~Runner() { stop(pending_ != nullptr); }  // a test in flight is abandoned
 
 // Closing the socket ends an idle worker; `kill` ends one that is stuck in a test.
@@ -311,7 +352,12 @@ bool Runner::spawn(RunResult& r) {
     // hung kernel holding the GPU for the next piece.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(0);
-    workerMain(sv[1]);
+    // Nothing else of the parent's: another worker's socket held open here would keep that
+    // worker from seeing its end (MultiRunner runs several).
+    const auto keep = static_cast<unsigned>(sv[1]);
+    if (keep > 3) close_range(3, keep - 1, 0);
+    close_range(keep + 1, ~0U, 0);
+    workerMain(sv[1], devices_);
   }
   close(sv[1]);
   worker_ = std::make_unique<Worker>(Worker{pid, sv[0]});
@@ -323,6 +369,7 @@ void Runner::submit(const litmus::Test& test, const RunOptions& options) {
   if (pending_) collect();  // one test at a time
   const auto begin = std::chrono::steady_clock::now();
   const Plan plan = makePlan(test);
+  if (plan.gpus > 1) checkGpus(test, plan.gpus, options.timeoutSeconds);
   const std::string job = encodeJob(makeJob(test, plan, generateModule(test, plan), options));
   auto p = std::make_unique<Pending>();
   p->options = options;

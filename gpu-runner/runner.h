@@ -107,6 +107,11 @@ struct RunResult {
   double overheadSeconds = 0;
   double workerSeconds = 0;  // the worker's wall time for the test (start-up included)
   bool freshWorker = false;  // the test started a worker (its overhead includes the context)
+  // The driver's ordinals of the GPUs that ran the test, and the instances each took part in (a
+  // test split over GPUs: its share; a test across GPUs: every instance). docs/gpu-runner.md,
+  // "Several GPUs".
+  std::vector<int> gpus;
+  std::vector<uint64_t> gpuInstances;
 
   uint64_t notRecordedCount() const;
 };
@@ -114,6 +119,18 @@ struct RunResult {
 // The PTX module for a test. Throws litmus::Error ("file:line:col: error: the GPU runner cannot
 // run '...': why") naming the first instruction, location or placement it cannot execute.
 std::string generatePtx(const litmus::Test& test);
+
+// What the machine has, asked in a child process that exits after it (the parent never starts the
+// driver, so that its workers fork clean): the devices the driver sees, and peer[a][b]: device a
+// can access device b's memory, atomics included. ok false (message: why) when there is no driver
+// or device or the child gave no answer within the timeout.
+struct DeviceProbe {
+  bool ok = false;
+  std::string message;
+  int count = 0;
+  std::vector<std::vector<bool>> peer;
+};
+DeviceProbe probeDevices(double timeoutSeconds = 60);
 
 // Runs tests in a worker: a child process that owns the CUDA context and runs test after test,
 // so that the context and the driver start once (docs/gpu-runner.md, section 4). The watchdog
@@ -126,7 +143,9 @@ class Runner {
   // workerPerTest: end the worker after every test, so each test gets a fresh process and
   // context (the runner before campaign mode: for measuring what the worker saves, or as a
   // fallback should tests on real hardware ever be seen to affect the next one).
-  explicit Runner(bool workerPerTest = false);
+  // devices: the driver's ordinals the worker uses, in order: a test runs on the first (a test
+  // across k GPUs on the first k; docs/gpu-runner.md, "Several GPUs"). Empty: 0, 1, 2, ...
+  explicit Runner(bool workerPerTest = false, std::vector<int> devices = {});
   ~Runner();  // ends the worker
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
@@ -137,6 +156,8 @@ class Runner {
   void submit(const litmus::Test& test, const RunOptions& options);
   RunResult collect();
   int workersStarted() const { return started_; }
+  // Saves the probe submit would make for the first test across GPUs.
+  void knowDevices(const DeviceProbe& probe);
 
  private:
   struct Worker;
@@ -151,6 +172,9 @@ class Runner {
   std::unique_ptr<Pending> pending_;
   int started_ = 0;
   bool workerPerTest_ = false;
+  std::vector<int> devices_;
+  std::unique_ptr<DeviceProbe> probe_;
+  void checkGpus(const litmus::Test& test, int need, double timeoutSeconds);
   void stop(bool kill);
   bool spawn(RunResult& r);
 };

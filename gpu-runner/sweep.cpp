@@ -40,7 +40,7 @@ void addCounts(std::vector<std::pair<Key, uint64_t>>& into, const std::vector<st
 
 }  // namespace
 
-void addRun(RunResult& total, const RunResult& part) {
+void addOutcomes(RunResult& total, const RunResult& part) {
   addCounts(total.histogram, part.histogram);
   std::map<NotRecorded, uint64_t> missing;  // keyed with count 0
   for (const std::vector<NotRecorded>* list : std::array<const std::vector<NotRecorded>*, 2>{&total.notRecorded, &part.notRecorded})
@@ -58,13 +58,23 @@ void addRun(RunResult& total, const RunResult& part) {
   total.instances += part.instances;
   total.launches += part.launches;
   total.overflow += part.overflow;
+  total.stoppedByBudget = total.stoppedByBudget || part.stoppedByBudget;
+  total.freshWorker = total.freshWorker || part.freshWorker;
+}
+
+void addRun(RunResult& total, const RunResult& part) {
+  addOutcomes(total, part);
   total.seconds += part.seconds;
   total.jitSeconds += part.jitSeconds;
   total.overheadSeconds += part.overheadSeconds;
   total.workerSeconds += part.workerSeconds;
-  total.stoppedByBudget = total.stoppedByBudget || part.stoppedByBudget;
-  total.freshWorker = total.freshWorker || part.freshWorker;
   if (total.device.empty()) total.device = part.device;
+  if (total.gpus.empty()) {
+    total.gpus = part.gpus;
+    total.gpuInstances = part.gpuInstances;
+  } else if (total.gpus == part.gpus && total.gpuInstances.size() == part.gpuInstances.size()) {
+    for (size_t i = 0; i < part.gpuInstances.size(); ++i) total.gpuInstances[i] += part.gpuInstances[i];
+  }
 }
 
 uint64_t conditionHits(const litmus::Test& test, const RunResult& r) {

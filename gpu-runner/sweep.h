@@ -18,8 +18,13 @@ namespace gpu {
 // ceil(count / N) instances and budget / N seconds. n <= 1: the options alone.
 std::vector<RunOptions> sweepShares(const RunOptions& options, int n);
 
-// Adds `part` (an Ok run of the same test) into `total`: histogram, not-recorded entries,
-// instances, launches, overflow, GPU seconds, JIT and overhead; stoppedByBudget when any share was.
+// Adds what `part` recorded into `total` (runs of the same test): histogram, not-recorded entries,
+// instances, launches and overflow; stoppedByBudget and freshWorker when either was. Times and
+// devices are the caller's: shares run one after another add them (addRun), shares on several
+// GPUs at once take the slowest (mergeResults, gpu-runner/multi.h).
+void addOutcomes(RunResult& total, const RunResult& part);
+// addOutcomes for a share that ran after `total`'s: GPU seconds, JIT and overhead added, and per
+// GPU instances added where both ran on the same GPUs.
 void addRun(RunResult& total, const RunResult& part);
 
 // Recorded instances of r whose state satisfies the test's condition body.

@@ -29,6 +29,7 @@ using namespace ptxsim;
 struct Position {
   uint32_t cta, warp, lane;
   size_t grid = 0;  // the launch (grid) it ran in
+  uint32_t gpu = 0;  // the device (test GPU) it ran on: each runs the same launch
 };
 
 // Runs the prologue of one hardware thread: (instance, litmus thread), or nothing for a thread
@@ -42,6 +43,7 @@ std::optional<std::pair<uint64_t, int>> decode(const Program& p, const gpu::Laun
   m.reg["%cluster_ctarank"] = pos.cta % static_cast<uint32_t>(clusterSize);
   m.reg["%clusterid.x"] = pos.cta / static_cast<uint32_t>(clusterSize);
   for (const char* param : {"p_loc", "p_res", "p_shout", "p_spin", "p_scratch"}) m.reg[std::string("[") + param + "]"] = 0;
+  m.reg["[p_gpu]"] = pos.gpu;  // a test across GPUs only
   bool atInstance = false;
   for (size_t pc = 0, steps = 0; pc < p.code.size() && steps < 100000; ++steps) {
     const Instr& in = p.code[pc++];
@@ -72,13 +74,15 @@ void checkPlacement(const litmus::Test& test, const gpu::Plan& plan, const gpu::
   std::map<std::pair<uint64_t, int>, std::vector<Position>> where;
   // A test of several grids is one launch per grid, told apart by the kGrid word (harness.cpp);
   // each litmus thread runs in the launch of its own grid.
+  // A test across GPUs runs the launch on each device, told apart by p_gpu.
   const size_t grids = std::max<size_t>(1, plan.gridProgrammatic.size());
+  for (uint32_t dev = 0; dev < static_cast<uint32_t>(plan.gpus); ++dev)
   for (size_t g = 0; g < grids; ++g)
   for (uint32_t cta = 0; cta < l.blocks; ++cta)
     for (uint32_t tid = 0; tid < l.threads; ++tid) {
       gpu::Launch lg = l;
       lg.words[gpu::kGrid] = static_cast<uint32_t>(g);
-      const Position pos{cta, tid / 32, tid % 32, g};
+      const Position pos{cta, tid / 32, tid % 32, g, dev};
       const auto d = decode(prog, lg, plan.shape.clusterSize, pos);
       if (!d) continue;
       // In fixed mode the lanes without a litmus thread come along (thread -1) and do nothing.
@@ -94,16 +98,18 @@ void checkPlacement(const litmus::Test& test, const gpu::Plan& plan, const gpu::
       REQUIRE(at.size() == perThread);
       const litmus::Thread& lt = test.threads[static_cast<size_t>(t)];
       if (plan.mode == gpu::Mode::Fixed) CHECK(at[0].lane == static_cast<uint32_t>(plan.threads[static_cast<size_t>(t)].lane));
+      CHECK(at[0].gpu == static_cast<uint32_t>(plan.roleGpu[static_cast<size_t>(plan.threads[static_cast<size_t>(t)].role)]));
       for (int u = 0; u < t; ++u) {
         const litmus::Thread& lu = test.threads[static_cast<size_t>(u)];
         const Position& a = at[0];
         const Position& b = where[{n, u}][0];
-        CHECK((a.grid == b.grid && a.cta == b.cta) == (lt.cta == lu.cta && lt.cluster == lu.cluster));
-        CHECK((a.grid == b.grid && cluster(a) == cluster(b)) == (lt.cluster == lu.cluster));
+        CHECK((a.gpu == b.gpu) == (lt.gpu == lu.gpu));
+        CHECK((a.gpu == b.gpu && a.grid == b.grid && a.cta == b.cta) == (lt.cta == lu.cta && lt.cluster == lu.cluster));
+        CHECK((a.gpu == b.gpu && a.grid == b.grid && cluster(a) == cluster(b)) == (lt.cluster == lu.cluster));
         // Fixed mode: lanes the test puts in one warp share a hardware warp; a thread with a
         // warp of its own (warp: -1) or another warp number gets another.
         if (plan.mode == gpu::Mode::Fixed)
-          CHECK((a.grid == b.grid && a.cta == b.cta && a.warp == b.warp) ==
+          CHECK((a.gpu == b.gpu && a.grid == b.grid && a.cta == b.cta && a.warp == b.warp) ==
                 (lt.cta == lu.cta && lt.warp >= 0 && lt.warp == lu.warp));
       }
     }

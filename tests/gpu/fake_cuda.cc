@@ -15,10 +15,21 @@
 // every call of that process fails so (a sticky error, as a real fault leaves the context).
 // $FAKE_CUDA_LAUNCH_US=N: each tally launch stands for N microseconds of GPU time, spent in the
 // next cuCtxSynchronize (for per-test budgets).
+// $FAKE_CUDA_DEVICES=N: the driver sees N devices (default 1), each with its primary context and
+// modules; the context log names the device ("retain PID DEV", "load PID NAME DEV"), and the
+// launch log appends " gpu DEV" to launches on devices other than 0. Peer access is possible
+// between any two unless $FAKE_CUDA_NO_PEER is set. A launch must be of a kernel of the current
+// context's module; a module of a test across GPUs (its kernel has the p_gpu parameter) must be
+// launched with p_gpu = the test GPU its device plays (the order in which the job loaded its
+// modules), on a device other than the first (test GPU 0's) only after peer access to the
+// first's memory was enabled, the tally only on the first, and a launch's test kernels must all be queued before any device is
+// synchronized (else the roles would not run at the same time): the fake fails the call
+// otherwise, so the tests see the runner's mistakes.
 // The named .cc (not .cpp) keeps it out of unit_tests.
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -34,11 +45,32 @@ struct Fake {
   bool hang = false;
   bool fault = false;   // this module's launches fail
   bool sticky = false;  // a launch failed: the context is broken
-  int test = 1, tally = 2;  // function handles are the addresses of these
   std::string name;         // the test of the loaded module
   void* last = nullptr;     // the function launched last (cuLaunchKernelEx checks programmatic launches)
 };
-Fake fake;  // one per process: the runner's child process owns one "device"
+Fake fake;  // one per process: the runner's child process counts the instances of its test
+
+// Per device: its kernels (their addresses are the function handles), its peers, its launches.
+constexpr int kMaxDevices = 16;
+constexpr int kEpochWord = 21;  // gpu-runner/params.h, kEpoch
+struct Dev {
+  int test = 1, tally = 2;
+  bool loaded = false;
+  bool acrossGpus = false;  // the loaded module's kernel has p_gpu
+  int index = 0;            // the test GPU it plays: the modules of a job are loaded in that order
+  bool peer[kMaxDevices] = {};
+  uint32_t launched = 0, queued = 0;  // epochs of the last test launch, and of the one not yet synchronized
+};
+Dev devs[kMaxDevices];
+int current = 0;
+int first = 0;  // the device playing test GPU 0 (its memory holds the buffers)
+
+int deviceCount() {
+  const char* n = std::getenv("FAKE_CUDA_DEVICES");
+  const int v = n && *n ? std::atoi(n) : 1;
+  return v < 1 ? 1 : v > kMaxDevices ? kMaxDevices : v;
+}
+bool noPeer() { return std::getenv("FAKE_CUDA_NO_PEER") != nullptr; }
 
 // The states for the loaded test: its line of $FAKE_CUDA_ANSWERS, else $FAKE_CUDA_STATES.
 std::string stateText() {
@@ -97,18 +129,42 @@ void fillTable(void* dst, size_t bytes) {
 
 void log(const std::string& line) {
   if (const char* file = std::getenv("FAKE_CUDA_CTX_LOG"))
-    std::ofstream(file, std::ios::app) << line << " " << getpid() << (line == "load" ? " " + fake.name : "") << "\n";
+    std::ofstream(file, std::ios::app) << line << " " << getpid() << (line == "load" ? " " + fake.name : "") << " "
+                                       << current << "\n";
+}
+
+void launchLog(const std::string& what) {
+  if (const char* log = std::getenv("FAKE_CUDA_LAUNCH_LOG"))
+    std::ofstream(log, std::ios::app) << what << (current ? " gpu " + std::to_string(current) : "") << "\n";
+}
+
+// The runner's mistakes with several devices: 400 (invalid handle) for a kernel of another
+// context, 1 (invalid value) for a wrong p_gpu or a tally off device 0, 700 (illegal address) for
+// a launch before peer access.
+int checkDevice(void* f, void** args) {
+  Dev& d = devs[current];
+  if (f != &d.test && f != &d.tally) return 400;
+  if (!d.acrossGpus) return 0;
+  if (f == &d.tally) return d.index == 0 ? 0 : 1;
+  uint32_t gpu = 0, epoch = 0;
+  std::memcpy(&gpu, args[6], 4);
+  std::memcpy(&epoch, static_cast<const unsigned char*>(args[5]) + 4 * kEpochWord, 4);
+  if (gpu != static_cast<uint32_t>(d.index)) return 1;
+  if (d.index != 0 && !d.peer[first]) return 700;
+  d.launched = d.queued = epoch;
+  return 0;
 }
 
 constexpr int kLaunchFailed = 719;
 
 int launch(void* f, void** args) {
   if (fake.sticky) return kLaunchFailed;
+  if (const int r = checkDevice(f, args)) return r;
   if (fake.fault) {
     fake.sticky = true;
     return kLaunchFailed;
   }
-  if (f != &fake.tally) return 0;
+  if (f != &devs[current].tally) return 0;
   ++fake.pending;
   uint32_t mode = 0, n = 0;
   std::memcpy(&mode, args[6], 4);
@@ -123,11 +179,28 @@ extern "C" {
 
 int cuInit(unsigned) { return 0; }
 int cuDeviceGetCount(int* n) {
-  *n = 1;
+  *n = deviceCount();
   return 0;
 }
-int cuDeviceGet(int* d, int) {
-  *d = 0;
+int cuDeviceGet(int* d, int ordinal) {
+  if (ordinal < 0 || ordinal >= deviceCount()) return 101;  // CUDA_ERROR_INVALID_DEVICE
+  *d = ordinal;
+  return 0;
+}
+int cuDeviceCanAccessPeer(int* can, int a, int b) {
+  *can = a != b && !noPeer();
+  return 0;
+}
+int cuDeviceGetP2PAttribute(int* v, int, int a, int b) {
+  *v = a != b && !noPeer();
+  return 0;
+}
+int cuCtxEnablePeerAccess(void* peer, unsigned) {
+  if (noPeer()) return 217;  // CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
+  const int p = static_cast<int>(static_cast<Dev*>(peer) - devs);
+  if (p == current) return 1;
+  if (devs[current].peer[p]) return 704;  // CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
+  devs[current].peer[p] = true;
   return 0;
 }
 int cuDeviceGetName(char* name, int len, int) {
@@ -138,14 +211,27 @@ int cuDeviceGetAttribute(int* v, int which, int) {
   *v = which == 16 ? 4 : which == 75 ? 9 : which == 76 ? 0 : 1;  // 4 SMs, sm_90, cluster launch
   return 0;
 }
-int cuDevicePrimaryCtxRetain(void** ctx, int) {
+int cuDevicePrimaryCtxRetain(void** ctx, int dev) {
+  current = dev;  // (for the log; the runner makes it current itself)
   log("retain");
-  *ctx = &fake;
+  *ctx = &devs[dev];
   return 0;
 }
-int cuCtxSetCurrent(void*) { return 0; }
+int cuCtxSetCurrent(void* ctx) {
+  current = static_cast<int>(static_cast<Dev*>(ctx) - devs);
+  return 0;
+}
 int cuCtxSynchronize() {
   while (fake.hang) pause();
+  // the test kernels of a launch run together: none may be waited for before all are queued
+  if (const uint32_t e = devs[current].queued) {
+    for (int d = 0; d < deviceCount(); ++d)
+      if (devs[d].acrossGpus && devs[d].launched < e) {
+        std::fprintf(stderr, "fake: device %d synchronized before device %d launched its roles\n", current, d);
+        return 999;
+      }
+    devs[current].queued = 0;
+  }
   if (const char* us = std::getenv("FAKE_CUDA_LAUNCH_US"))
     usleep(static_cast<useconds_t>(fake.pending * std::strtoull(us, nullptr, 10)));
   fake.pending = 0;
@@ -165,14 +251,24 @@ int cuModuleLoadDataEx(void** module, const void* image, unsigned n, int* option
   fake.name = testName(static_cast<const char*>(image));
   fake.instances = fake.pending = 0;
   fake.last = nullptr;
+  Dev& d = devs[current];
+  d.index = 0;
+  for (const Dev& o : devs) d.index += o.loaded;
+  if (d.index == 0) first = current;
+  d.loaded = true;
+  d.acrossGpus = std::strstr(static_cast<const char*>(image), ".param .u32 p_gpu") != nullptr;
+  d.launched = d.queued = 0;
   log("load");
-  *module = &fake;
+  *module = &d;
   return 0;
 }
-int cuModuleUnload(void*) { return 0; }
-int cuModuleGetFunction(void** f, void*, const char* name) {
-  *f = std::strcmp(name, "litmus_tally") == 0 ? static_cast<void*>(&fake.tally)
-                                              : static_cast<void*>(&fake.test);
+int cuModuleUnload(void* module) {
+  static_cast<Dev*>(module)->loaded = false;
+  return 0;
+}
+int cuModuleGetFunction(void** f, void* module, const char* name) {
+  Dev* d = static_cast<Dev*>(module);
+  *f = std::strcmp(name, "litmus_tally") == 0 ? static_cast<void*>(&d->tally) : static_cast<void*>(&d->test);
   return 0;
 }
 int cuMemAlloc_v2(uint64_t* p, size_t bytes) {
@@ -212,8 +308,7 @@ int cuMemcpyDtoH_v2(void* dst, uint64_t, size_t bytes) {
 }
 int cuLaunchKernel(void* f, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*,
                    void** args, void**) {
-  if (const char* log = std::getenv("FAKE_CUDA_LAUNCH_LOG"))
-    std::ofstream(log, std::ios::app) << (f == &fake.tally ? "tally" : "test") << "\n";
+  launchLog(f == &devs[current].tally ? "tally" : "test");
   fake.last = f;
   return launch(f, args);
 }
@@ -240,9 +335,8 @@ int cuLaunchKernelEx(const void* c, void* f, void** args, void**) {
   bool programmatic = false;
   for (unsigned i = 0; i < cfg->numAttrs; ++i)
     programmatic = programmatic || (cfg->attrs[i].id == 6 && cfg->attrs[i].v.value == 1);
-  if (programmatic && (f != &fake.test || fake.last != &fake.test)) return 1;
-  if (const char* log = std::getenv("FAKE_CUDA_LAUNCH_LOG"))
-    std::ofstream(log, std::ios::app) << (f == &fake.tally ? "tally" : programmatic ? "test programmatic" : "test") << "\n";
+  if (programmatic && (f != &devs[current].test || fake.last != &devs[current].test)) return 1;
+  launchLog(f == &devs[current].tally ? "tally" : programmatic ? "test programmatic" : "test");
   fake.last = f;
   return launch(f, args);
 }

@@ -270,20 +270,43 @@ condition: exists (x == 1)
 )")),
       "t.yaml:7:7: error: the GPU runner cannot run 'fence.proxy.texture': fence.proxy.texture is "
       "the model's (Dat3M's) fence; PTX has no such instruction");
-  CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: gpus
+}
+
+// A test across GPUs (docs/gpu-runner.md, "Several GPUs"): one more kernel parameter, p_gpu, that
+// sends each role to its test GPU, and a spin barrier at .sys scope (its counters are in the
+// first GPU's memory); the tally is the one-GPU tally. gpu: numbers need not start at 0.
+TEST_CASE("a test across GPUs: p_gpu picks the roles, the spin barrier is .sys") {
+  const std::string text = R"(name: gpus
 locations: {x: 0}
 threads:
   P0:
-    gpu: 0
+    gpu: 3
     code: |
       st.global.u32 [x], 1;
   P1:
-    gpu: 1
+    gpu: 5
     code: |
       ld.global.u32 %r0, [x];
 condition: exists (P1:r0 == 1)
-)")),
-                    doctest::Contains("threads P0 and P1 run on different GPUs"));
+)";
+  const gpu::Plan plan = gpu::makePlan(yaml(text));
+  CHECK(plan.gpus == 2);
+  CHECK(plan.roleGpu == std::vector<int>{0, 1});
+  const std::string ptx = gpu::generatePtx(yaml(text));
+  CHECK(ptx.find(".param .align 4 .b8 p_lp[256],\n\t.param .u32 p_gpu\n)") != std::string::npos);
+  CHECK(ptx.find("red.relaxed.sys.global.add.u32") != std::string::npos);
+  CHECK(ptx.find("red.relaxed.gpu.global.add.u32 [%h_A], 1") == std::string::npos);
+  const std::string one = gpu::generatePtx(yaml(R"(name: one
+locations: {x: 0}
+threads:
+  P0:
+    gpu: 1
+    code: |
+      st.global.u32 [x], 1;
+condition: exists (x == 1)
+)"));
+  CHECK(one.find("p_gpu") == std::string::npos);  // one GPU, whatever its number: the one-GPU kernel
+  CHECK(one.find("red.relaxed.gpu.global.add.u32 [%h_A], 1") != std::string::npos);
 }
 
 TEST_CASE("state that the hardware encodes differently from the model is not observed") {
