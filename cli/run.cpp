@@ -25,6 +25,7 @@
 #include "gpu-runner/sweep.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
+#include "suite/progress.h"
 #include "suite/shard.h"
 
 namespace {
@@ -362,11 +363,12 @@ bool fatal(const gpu::RunResult& r) {
 // The model works out the allowed states while the GPU runs the test (the first share of a sweep).
 std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Test& t, const RunArgs& a,
                                       const gpu::RunOptions& o, const std::string& section, std::ostream* json,
-                                      runcli::Timing& timing) {
+                                      runcli::Timing& timing, scale::ProgressLine& progress) {
   const std::vector<gpu::RunOptions> shares = gpu::sweepShares(o, a.sweep);
   try {
     runner.submit(t, shares.front());
   } catch (const litmus::Error& e) {
+    progress.clear();
     std::cerr << e.what() << "\n";
     std::cout << "Test " << t.name << ": refused\n\n" << std::flush;
     if (json) *json << runcli::refusedJson(t, e.what()).dump() << "\n" << std::flush;
@@ -378,6 +380,7 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
   gpu::RunResult r = runner.collect();
   std::vector<gpu::SweepShare> swept;
   if (shares.size() > 1) r = runcli::sweepRest(runner, t, shares, std::move(r), swept);
+  progress.clear();  // before anything is printed
   if (fatal(r)) {
     std::cerr << "litmus run: " << r.message << "\n";
     return std::nullopt;
@@ -440,8 +443,12 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   size_t skipped = 0, left = 0;
   gpu::MultiRunner runner(a.workerPerTest, gpus, gpus.empty() ? nullptr : &probe);
   runcli::Timing timing;
+  // over the tests when there are several; a single test gets the worker's line of instances
+  scale::ProgressLine progress(isatty(STDERR_FILENO) && tests.size() > 1);
+  size_t reached = 0;
   const auto start = std::chrono::steady_clock::now();
   for (const litmus::Test& t : tests) {
+    progress.update(reached++, tests.size(), t.name);
     if (const auto done = earlier.find(t)) {
       ++skipped;
       ++verdicts[*done];
@@ -453,12 +460,15 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
       continue;
     }
     std::string section;
-    const gpu::RunOptions o = runOptions(a, profiles.forFamily(litmus::familyOf(t), &section));
-    const std::optional<runcli::Verdict> v = runOne(runner, t, a, o, section, a.json.empty() ? nullptr : &jsonFile, timing);
+    gpu::RunOptions o = runOptions(a, profiles.forFamily(litmus::familyOf(t), &section));
+    o.progress = o.progress && !progress.enabled();
+    const std::optional<runcli::Verdict> v =
+        runOne(runner, t, a, o, section, a.json.empty() ? nullptr : &jsonFile, timing, progress);
     if (!v) return 2;
     ++verdicts[*v];
     rc = runcli::worstExit(rc, runcli::exitCode(*v));
   }
+  progress.clear();
   if (a.resume) std::cout << "Resumed: " << skipped << " tests already in " << a.json << "\n";
   timing.print(std::cout, runner.workersStarted());
   printSummary(tests.size() - left, verdicts);

@@ -259,6 +259,15 @@ check "sweep: 0 is a usage error" test $RC -eq 2
 fake run --tune --sweep 2
 check "sweep: not with --tune" test $RC -eq 2
 
+# The progress line over the tests: on a terminal only (`script` gives the run one).
+FAKE_CUDA_STATES="0,0" fake run -n 1000 "$MP" "$SB"
+check "progress: nothing on stderr when piped" test ! -s "$TMP/err"
+if command -v script >/dev/null; then
+  LITMUS_LIBCUDA=$FAKE FAKE_CUDA_STATES="0,0" script -qec "timeout 60 $LITMUS run -n 1000 $MP $SB >/dev/null" \
+    "$TMP/typescript" >/dev/null 2>&1
+  check "progress: a line per test on a terminal" grep -q '\[1/2\] SB+fence.sc.gpu' "$TMP/typescript"
+fi
+
 # --resume and --max-time: a campaign in pieces. A torn last line (a killed run) is dropped and
 # its test run again; the tests whose results are in the file are not run again.
 FAKE_CUDA_STATES="0,0" fake run -n 1000 --json "$TMP/c.json" "$MP" "$SB"
