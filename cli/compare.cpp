@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/compare.h"
+#include "cli/subcommand.h"
 #include "compare/compare.h"
 #include "litmus/test.h"
 
@@ -21,17 +22,7 @@ int cmdCompare(int argc, char** argv) {
   app.add_option("A", a, "the first results file")->required();
   app.add_option("B", b, "the second results file")->required();
   app.add_flag("--json", json, "print the comparison as one JSON object");
-  std::vector<std::string> args(argv, argv + argc);
-  std::reverse(args.begin(), args.end());
-  try {
-    app.parse(args);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "litmus compare: " << e.what() << "\n(`litmus compare --help` lists the options)\n";
-    return 2;
-  }
+  if (const auto rc = cli::parseSubcommand(app, "compare", argc, argv)) return *rc;
   try {
     std::ifstream ia(a), ib(b);
     if (!ia) throw litmus::Error({a, 0, 0}, "cannot read the file");

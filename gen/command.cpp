@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/subcommand.h"
 #include "gen/campaign.h"
 #include "gen/families.h"
 
@@ -140,18 +141,7 @@ int cmdGen(int argc, char** argv) {
   CLI::App app{"litmus gen: diy-style cycle-based test generation (docs/gen.md)", "litmus gen"};
   Args a;
   addOptions(app, a);
-  std::vector<std::string> args = normalise(argc, argv);
-  std::reverse(args.begin(), args.end());
-  try {
-    app.parse(args);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      std::cout << app.help();
-      return 0;
-    }
-    std::cerr << "litmus gen: " << e.what() << "\nRun 'litmus gen --help' for the options.\n";
-    return 2;
-  }
+  if (const auto rc = cli::parseSubcommand(app, "gen", normalise(argc, argv))) return *rc;
   Config c;
   try {
     c = fromArgs(a);

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "gpu-runner/child.h"
 #include "gpu-runner/cuda_api.h"
 #include "gpu-runner/runner.h"
 
@@ -76,23 +77,13 @@ DeviceProbe parse(const std::string& text) {
 DeviceProbe probeDevices(double timeoutSeconds) {
   int fds[2];
   if (pipe(fds) != 0) return {false, "cannot create a pipe for the device probe", 0, {}};
-  std::cout.flush();
-  std::cerr.flush();
-  std::fflush(nullptr);
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
+  const pid_t pid = forkChild(fds[1]);
   if (pid < 0) {
     close(fds[0]);
     close(fds[1]);
     return {false, "cannot fork the device probe", 0, {}};
   }
   if (pid == 0) {
-    close(fds[0]);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(0);
-    const auto keep = static_cast<unsigned>(fds[1]);  // nothing else of the parent's (runner.cpp)
-    if (keep > 3) close_range(3, keep - 1, 0);
-    close_range(keep + 1, ~0U, 0);
     const std::string text = ask();
     for (size_t done = 0; done < text.size();) {
       const ssize_t n = write(fds[1], text.data() + done, text.size() - done);

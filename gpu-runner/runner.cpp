@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "gpu-runner/cuda_api.h"
+#include "gpu-runner/child.h"
 #include "gpu-runner/harness.h"
 #include "gpu-runner/plan.h"
 #include "gpu-runner/ptx_gen.h"
@@ -335,30 +336,14 @@ bool Runner::spawn(RunResult& r) {
     r.message = "cannot create a socket for the runner process";
     return false;
   }
-  std::cout.flush();
-  std::cerr.flush();
-  std::fflush(nullptr);
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
+  const pid_t pid = forkChild(sv[1]);  // the worker outlives no parent (gpu-runner/child.h)
   if (pid < 0) {
     close(sv[0]);
     close(sv[1]);
     r.message = "cannot fork the runner process";
     return false;
   }
-  if (pid == 0) {
-    close(sv[0]);
-    // A worker outlives no parent: one killed mid-campaign (a command limit) must not leave a
-    // hung kernel holding the GPU for the next piece.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(0);
-    // Nothing else of the parent's: another worker's socket held open here would keep that
-    // worker from seeing its end (MultiRunner runs several).
-    const auto keep = static_cast<unsigned>(sv[1]);
-    if (keep > 3) close_range(3, keep - 1, 0);
-    close_range(keep + 1, ~0U, 0);
-    workerMain(sv[1], devices_);
-  }
+  if (pid == 0) workerMain(sv[1], devices_);  // sv[0] is closed in the child (forkChild)
   close(sv[1]);
   worker_ = std::make_unique<Worker>(Worker{pid, sv[0]});
   ++started_;

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/subcommand.h"
 #include "merge/merge.h"
 
 namespace merge {
@@ -55,18 +56,7 @@ int cmdMerge(int argc, char** argv) {
   app.footer("exit: 0 merged; 2 bad input or usage (a file that cannot be read, a line that is not JSON,\n"
              "results of different commands mixed, a check or suite result twice: overlapping shards),\n"
              "and then nothing is written; 4 internal error.");
-  std::vector<std::string> args(argv, argv + argc);
-  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
-  try {
-    app.parse(args);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      std::cout << app.help();
-      return 0;
-    }
-    std::cerr << "litmus merge: " << e.what() << "\nRun 'litmus merge --help' for the options.\n";
-    return 2;
-  }
+  if (const auto rc = cli::parseSubcommand(app, "merge", argc, argv)) return *rc;
   std::vector<std::string> errors;
   const std::vector<Input> inputs = readInputs(files, errors);
   Merged m = mergeAll(inputs);

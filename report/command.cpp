@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/subcommand.h"
 #include "litmus/test.h"
 #include "report/html.h"
 
@@ -94,17 +95,8 @@ int cmdReport(int argc, char** argv) {
                  "seconds the model may take per forbidden outcome it draws (default 10)")
       ->type_name("S")->check(CLI::Range(0.0, 3600.0));
   app.add_flag("--no-graphs", a.noGraphs, "draw no execution graphs (no test file is read)");
-  std::vector<std::string> args(argv, argv + argc);  // forward() passes the words after "report"
-  std::reverse(args.begin(), args.end());
-  try {
-    app.parse(args);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "litmus report: " << e.what() << "\n(`litmus report --help` lists the options)\n";
-    return 2;
-  }
+  // forward() passes the words after "report"
+  if (const auto rc = cli::parseSubcommand(app, "report", argc, argv)) return *rc;
   try {
     return run(a);
   } catch (const litmus::Error& e) {
