@@ -79,10 +79,10 @@ Position locate(const Launch& l, int roles, uint32_t hc, uint32_t warp, uint32_t
   Position p{};
   p.role = static_cast<uint32_t>(h % static_cast<uint64_t>(roles));
   const uint32_t su = static_cast<uint32_t>(h / static_cast<uint64_t>(roles));
-  const uint32_t* w = &l.words[kRoleBase + 5 * p.role];
+  const uint32_t* w = &l.words[kRoleBase + kRoleWords * p.role];
   p.g = static_cast<uint32_t>((uint64_t{su + U - w[1]} * w[0]) % U);
-  p.l = ((lane + 32 - w[3]) * w[2]) & 31;
-  p.k = (warp + K - w[4]) % K;
+  p.l = ((lane + 32 - (w[2] >> 16)) * (w[2] & 0xffff)) & 31;
+  p.k = (warp + K - w[3]) % K;
   return p;
 }
 
