@@ -6,13 +6,17 @@
 // bodies in one lane, the result slots and the barrier's arrival count are the PTX's, not copies.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "gpu-runner/params.h"
 #include "gpu-runner/plan.h"
 #include "gpu-runner/ptx_gen.h"
 #include "gpu-runner/runner.h"
+#include "litmus/files.h"
 #include "litmus/parse.h"
 #include "tests/gpu/ptx_interp.h"
 
@@ -274,4 +278,35 @@ condition: 'exists (P1:r0 == 0)'
   const gpu::Launch l = gpu::drawLaunch(smallShape(plan), p, rng);
   CHECK_FALSE(l.serial());
   CHECK(gpu::generatePtx(test).find("H_SERIAL") == std::string::npos);
+}
+
+// Optional, outside the suite (about 0.1 s a test): LITMUS_SERIAL_DIR=/tmp/peer after
+// `litmus gen --config gen/configs/peer-nine.yaml -o /tmp/peer` runs the same checks on every
+// generated test, one serial launch and one launch-wide-barrier launch each.
+TEST_CASE("serial roles and the launch-wide barrier on every test of LITMUS_SERIAL_DIR") {
+  const char* dir = std::getenv("LITMUS_SERIAL_DIR");
+  if (!dir) return;
+  gpu::Profile serial, global;
+  serial.threadsPerBlock = global.threadsPerBlock = 64;
+  serial.serialPct = 100;
+  global.globalBarrierPct = 100;
+  gpu::Rng rng(41);
+  int checked = 0;
+  for (const std::string& file : litmus::findTestFiles({dir})) {
+    if (file.size() < 5 || file.substr(file.size() - 5) != ".yaml") continue;
+    CAPTURE(file);
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    const litmus::Test test = litmus::parseYaml(text.str(), file);
+    const gpu::Plan plan = gpu::makePlan(test);
+    REQUIRE(plan.shape.serial);
+    const gpu::Launch l = gpu::drawLaunch(smallShape(plan), serial, rng);
+    REQUIRE(l.serial());
+    CHECK(checkLaunch(test, plan, l) == l.instances);
+    checkLaunch(test, plan, gpu::drawLaunch(smallShape(plan), global, rng));
+    ++checked;
+  }
+  MESSAGE("checked " << checked << " tests");
+  CHECK(checked > 0);
 }
