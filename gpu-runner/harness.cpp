@@ -46,7 +46,7 @@ Buffers allocate(Device& d, const Job& job, const Shape& shape, const RunOptions
     throw DriverError{RunStatus::Error, "the location buffer is too large for an alias offset"};
   b.res = d.alloc(n * static_cast<uint64_t>(std::max(1, job.regResults)) * kResultSlotBytes);
   b.shout = d.alloc(n * static_cast<uint64_t>(std::max(1, job.sharedResults)) * kResultSlotBytes);
-  b.spin = d.alloc(n * 4);
+  b.spin = d.alloc((n + 1) * 4);  // a counter per instance group, and the launch-wide one at N
   b.scratch = d.alloc(kScratchBytes);
   b.tableBytes = static_cast<uint64_t>(kTableEntries) * static_cast<uint64_t>(entryBytes(job.observed)) + 8;
   b.table = d.alloc(b.tableBytes);

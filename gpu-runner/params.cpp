@@ -106,6 +106,8 @@ constexpr Field kFields[] = {
     {"stressPattern", &Profile::stressPattern, 0, 4, 0, 4, "0 st/st 1 st/ld 2 ld/st 3 ld/ld 4 any"},
     {"preStressPct", &Profile::preStressPct, 0, 100, 0, 100, "% launches whose testers pre-stress"},
     {"preStressIters", &Profile::preStressIters, 0, 100000, 0, 256, "pre-stress accesses per tester"},
+    {"globalBarrierPct", &Profile::globalBarrierPct, 0, 100, 0, 100, "% barriers with one counter per launch"},
+    {"serialPct", &Profile::serialPct, 0, 100, 0, 100, "% launches running all roles in every lane"},
 };
 
 uint32_t roundUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
@@ -240,14 +242,32 @@ uint32_t strideBytes(const Shape& s, int words) {
 // instance's thread takes. Co-prime multipliers make each a permutation; the kernel gets inverses.
 void drawRoles(const Shape& s, uint32_t U, uint32_t K, Rng& rng, Launch& l) {
   for (int j = 0; j < s.roles; ++j) {
-    uint32_t* w = &l.words[kRoleBase + 5 * j];
+    uint32_t* w = &l.words[kRoleBase + kRoleWords * j];
     const uint64_t mul = coprime(rng, U);
     w[0] = static_cast<uint32_t>(U > 1 ? modInverse(mul, U) : 0);
     w[1] = static_cast<uint32_t>(rng.below(U));
     const uint32_t laneMul = s.laneMode ? 2 * rng.range(0, 15) + 1 : 1;
-    w[2] = static_cast<uint32_t>(modInverse(laneMul, 32));
-    w[3] = s.laneMode ? static_cast<uint32_t>(rng.below(32)) : 0;
-    w[4] = static_cast<uint32_t>(rng.below(K));
+    const uint32_t laneOffset = s.laneMode ? static_cast<uint32_t>(rng.below(32)) : 0;
+    w[2] = static_cast<uint32_t>(modInverse(laneMul, 32)) | laneOffset << 16;
+    w[3] = static_cast<uint32_t>(rng.below(K));
+  }
+}
+
+// Serial roles (kFlagSerial): instance n = G * L + Q of B blocks of L lanes runs its thread t of
+// role r in block (G * m + off_r) mod B at lane (Q * m_r + a_r + c_t * L / W_r) mod L, where c_t is
+// t's warp in its CTA and W_r the CTA's warps. One m for all roles and off_r = base + r * U put
+// the roles of an instance in different blocks; each role's map is a bijection of the instances.
+void drawSerialRoles(const Shape& s, uint32_t U, uint32_t L, Rng& rng, Launch& l) {
+  const uint32_t B = static_cast<uint32_t>(s.roles) * U;
+  const uint64_t mul = coprime(rng, B);
+  const uint32_t base = static_cast<uint32_t>(rng.below(B));
+  for (int j = 0; j < s.roles; ++j) {
+    uint32_t* w = &l.words[kRoleBase + kRoleWords * j];
+    w[0] = static_cast<uint32_t>(B > 1 ? modInverse(mul, B) : 0);
+    w[1] = static_cast<uint32_t>((uint64_t{base} + uint64_t{U} * static_cast<uint32_t>(j)) % B);
+    const uint64_t laneMul = coprime(rng, L);
+    w[2] = static_cast<uint32_t>(modInverse(laneMul, L)) | static_cast<uint32_t>(rng.below(L)) << 16;
+    w[3] = 0;
   }
 }
 
@@ -255,7 +275,10 @@ void drawRoles(const Shape& s, uint32_t U, uint32_t K, Rng& rng, Launch& l) {
 
 uint64_t maxInstances(const Shape& s, const Profile& p) {
   const uint64_t groups = std::max<uint64_t>(1, s.maxTestClusters / std::max(1, s.roles));
-  return groups * groupsPerBlock(s, p) * (s.laneMode ? 32 : 1);
+  const uint64_t placed = groups * groupsPerBlock(s, p) * (s.laneMode ? 32 : 1);
+  // serial launches: an instance per testing lane
+  if (s.serial && p.serialPct > 0) return std::max(placed, groups * static_cast<uint64_t>(s.roles) * blockThreads(s, p));
+  return placed;
 }
 
 uint64_t locationBytes(const Shape& s, const Profile& p) {
@@ -280,9 +303,11 @@ Launch drawLaunch(const Shape& s, const Profile& p, Rng& rng) {
   const uint32_t hi =
       std::max(1u, static_cast<uint32_t>(uint64_t{cap} * static_cast<uint32_t>(p.occupancyPct) / 100));
   const uint32_t U = rng.range(std::max(1u, hi / 2), hi);
-  const uint32_t N = U * K * (s.laneMode ? 32 : 1);
-  l.instances = N;
   l.threads = K * static_cast<uint32_t>(s.warpsPerBlock) * 32;
+  // Draws only where the keys are on, so that profiles without them keep their launches.
+  const bool serial = s.serial && p.serialPct > 0 && rng.chance(p.serialPct);
+  const uint32_t N = serial ? roles * U * l.threads : U * K * (s.laneMode ? 32 : 1);
+  l.instances = N;
   l.words[kN] = N;
   l.words[kU] = U;
   l.words[kK] = K;
@@ -295,6 +320,8 @@ Launch drawLaunch(const Shape& s, const Profile& p, Rng& rng) {
   l.words[kLocAdd] = static_cast<uint32_t>(rng.below(N));
   l.words[kLocStep] = static_cast<uint32_t>(rng.below(N));
   l.words[kSpinLimit] = rng.chance(p.barrierPct) ? static_cast<uint32_t>(p.spinLimit) : 0;
+  const bool global = l.words[kSpinLimit] > 0 && p.globalBarrierPct > 0 && rng.chance(p.globalBarrierPct);
+  l.words[kFlags] = (global ? kFlagGlobalBarrier : 0) | (serial ? kFlagSerial : 0);
   l.words[kDelayMax] = static_cast<uint32_t>(p.delayMax);
   l.words[kRoleSkew] = static_cast<uint32_t>(p.roleSkew);
   l.words[kSeed] = static_cast<uint32_t>(rng.next());
@@ -309,7 +336,10 @@ Launch drawLaunch(const Shape& s, const Profile& p, Rng& rng) {
   l.words[kTestClusters] = testClusters;
   const uint32_t stressClusters = (testClusters * static_cast<uint32_t>(p.stressPct) + 99) / 100;
   l.blocks = (testClusters + (p.stressIters > 0 ? stressClusters : 0)) * static_cast<uint32_t>(s.clusterSize);
-  drawRoles(s, U, K, rng, l);
+  if (serial)
+    drawSerialRoles(s, U, l.threads, rng, l);
+  else
+    drawRoles(s, U, K, rng, l);
   return l;
 }
 

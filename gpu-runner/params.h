@@ -34,7 +34,7 @@ uint64_t coprime(Rng& rng, uint64_t n);
 // A random point of the search space of --tune.
 Profile randomProfile(Rng& rng);
 
-// Word offsets of the per-launch record (uint32 words; 5 words per role from kRoleBase).
+// Word offsets of the per-launch record (uint32 words; 4 words per role from kRoleBase).
 enum LaunchWord : int {
   kN = 0,       // instances in the launch
   kU,           // instance groups (= hardware clusters per role)
@@ -60,15 +60,24 @@ enum LaunchWord : int {
   kEpoch,          // the launch's number, from 1: its result slots carry it (ptx_gen.h, tags)
   kGrid,           // tests with several grids: the position of the grid this kernel launch runs
   kRoleSkew,       // clocks each litmus thread waits per thread index after the barrier
-  kRoleBase = 24,  // per role j at kRoleBase + 5 j: group inverse, group offset, lane inverse,
-                   // lane offset, group-in-block shift
+  kFlags,          // kFlag* bits: how this launch aligns and places its threads
+  kRoleBase = 32,  // per role j at kRoleBase + 4 j: group inverse, group offset, lane inverse |
+                   // lane offset << 16, group-in-block shift. Serial launches (kFlagSerial): block
+                   // inverse, block offset, lane inverse | lane offset << 16, unused
 };
+// kFlags: the spin barrier (when kSpinLimit > 0) is one counter for the whole launch that every
+// testing lane adds to (tests of one grid on one GPU; the others keep the per-group counters).
+constexpr uint32_t kFlagGlobalBarrier = 1;
+// kFlags: every testing lane runs every litmus thread in turn, each for another instance
+// (Shape::serial tests only; docs/gpu-runner.md, "Serial roles"). Implies the global barrier.
+constexpr uint32_t kFlagSerial = 2;
+constexpr int kRoleWords = 4;
 constexpr int kMaxRoles = 8;
 // The scratch area that stressing threads hammer.
 constexpr uint32_t kScratchBytes = 4u << 20;
 constexpr int kLaunchWords = 64;
-static_assert(kRoleBase + 5 * kMaxRoles <= kLaunchWords);
-static_assert(kRoleSkew < kRoleBase);
+static_assert(kRoleBase + kRoleWords * kMaxRoles <= kLaunchWords);
+static_assert(kFlags < kRoleBase);
 
 // The shape of a test's kernel, from its plan: what drawLaunch needs to size a launch.
 struct Shape {
@@ -83,6 +92,9 @@ struct Shape {
   int slotBytes = 4;  // the widest location slot (bytes)
   int slotAlign = 4;
   uint32_t maxTestClusters = 1;  // residency cap for roles * U, from the device
+  // The test may run in serial roles (kFlagSerial): lane mode, one GPU, one grid, global memory
+  // only, no barriers, collectives or asynchronous operations (plan_rules.cpp, serialCapable).
+  bool serial = false;
 };
 
 struct Launch {
@@ -90,6 +102,7 @@ struct Launch {
   uint32_t blocks = 0;   // grid size (a multiple of clusterSize)
   uint32_t threads = 0;  // block size
   uint64_t instances = 0;
+  bool serial() const { return (words[kFlags] & kFlagSerial) != 0; }
 };
 
 Launch drawLaunch(const Shape& shape, const Profile& profile, Rng& rng);

@@ -585,6 +585,7 @@ Plan makePlan(const Test& test) {
   planJoins(test, plan, planDrains(test, plan));
   mapObserved(test, plan);
   sizeShape(test, plan);
+  plan.shape.serial = serialCapable(test, plan);
   plan.ptxVersion = minimumVersion(test);
   plan.target = minimumTarget(test);
   return plan;

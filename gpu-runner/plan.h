@@ -163,6 +163,10 @@ void refuseUndefined(const litmus::Test& test);
 // The operand positions of a warp collective that hold predicates (ptx_body_warp.cpp).
 std::vector<size_t> warpPredicatePositions(const litmus::Instr& in);
 
+// Can the test run in serial roles (Shape::serial, kFlagSerial)? Lane mode, one GPU, one grid, no
+// clusters, global locations only, and instructions that do not care which lane runs them.
+bool serialCapable(const litmus::Test& test, const Plan& plan);
+
 // Is `name` a predicate register of thread `t`? (setp and wait destinations, guards, ...)
 bool isPredicate(const ThreadPlan& t, const std::string& name);
 

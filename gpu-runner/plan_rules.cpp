@@ -134,3 +134,51 @@ void refuseUndefined(const Test& test) {
 }
 
 }  // namespace gpu
+
+namespace gpu {
+
+namespace {
+
+// An instruction whose meaning does not depend on which hardware thread runs it or on what the
+// other lanes of its warp do: global (or generic) accesses through the generic proxy, fences,
+// register arithmetic and branches. Everything else keeps a test out of serial roles.
+bool serialInstruction(const Instr& in) {
+  const bool global = in.space == litmus::Space::Generic || in.space == litmus::Space::Global;
+  switch (in.op) {
+    case Opcode::Ld:
+    case Opcode::St:
+    case Opcode::Atom:
+    case Opcode::Red: return global && in.proxy == litmus::Proxy::Generic;
+    case Opcode::Fence:
+    case Opcode::Mov:
+    case Opcode::Arith:
+    case Opcode::Setp:
+    case Opcode::Selp:
+    case Opcode::Bra:
+    case Opcode::Label:
+    case Opcode::Nanosleep: break;
+    default: return false;  // barriers, mbarriers, async copies, collectives, exit, cvta, ...
+  }
+  for (const litmus::Operand& o : in.args)
+    if (o.kind == litmus::Operand::Kind::Reg && litmus::isSpecialRegister(o.name)) return false;
+  return true;
+}
+
+}  // namespace
+
+bool serialCapable(const Test& test, const Plan& plan) {
+  if (plan.mode != Mode::Lane || plan.gpus != 1 || plan.gridProgrammatic.size() > 1 ||
+      plan.shape.clusterLaunch || plan.shape.clusterSize != 1)
+    return false;
+  for (const RolePlan& r : plan.roles)
+    if (r.ctas.size() != 1) return false;
+  for (const LocPlan& l : plan.locs)
+    if (l.shared || l.mbarrier || l.aliasOf >= 0 || l.tensorMap >= 0 || l.tensor >= 0) return false;
+  for (const litmus::Thread& t : test.threads) {
+    if (t.warp >= 0) return false;
+    if (!std::all_of(t.code.begin(), t.code.end(), serialInstruction)) return false;
+  }
+  return true;
+}
+
+}  // namespace gpu

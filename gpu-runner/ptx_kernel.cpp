@@ -17,12 +17,16 @@ constexpr int64_t kNoThread = 0xffffffff;
 std::string num(int64_t v) { return std::to_string(v); }
 int roundUp16(int v) { return (v + 15) / 16 * 16; }
 
+// The launch-wide spin barrier (kFlagGlobalBarrier) needs every testing lane of the test in one
+// kernel launch on one GPU; tests of several grids or GPUs keep the per-group counters.
+bool globalBarrier(const Plan& plan) { return plan.gpus == 1 && plan.gridProgrammatic.size() <= 1; }
+
 void declareHarness(PtxText& out, const Plan& plan) {
   out.op(".reg .b32 %h_tid, %h_lane, %h_warp, %h_hc, %h_rank, %h_ntc, %h_U, %h_K, %h_role, %h_su");
   out.op(".reg .b32 %h_g, %h_k, %h_l, %h_ks, %h_gk, %h_n32, %h_slot, %h_t, %h_one");
   out.op(".reg .b32 %h_a, %h_b, %h_c, %h_d, %h_e, %h_f, %h_x");
   out.op(".reg .b64 %h_loc, %h_res, %h_shout, %h_spin, %h_scratch, %h_tag, %h_A, %h_B, %h_X, %h_Y, %h_Z, %h_W");
-  out.op(".reg .pred %h_p, %h_q, %h_pp, %h_lane0, %h_notlane0");
+  out.op(".reg .pred %h_p, %h_q, %h_pp, %h_lane0, %h_notlane0, %h_ser");
   for (size_t v = 0; v < plan.locs.size(); ++v) {
     out.op(".reg .b64 %a" + num(static_cast<int64_t>(v)) + ", %g" + num(static_cast<int64_t>(v)));
     out.op(".reg .b32 %s" + num(static_cast<int64_t>(v)) + ", %l" + num(static_cast<int64_t>(v)));
@@ -114,6 +118,12 @@ void emitPrologue(PtxText& out, const Plan& plan) {
   out.op("cvt.u64.u32 %h_B, %h_ntc");
   out.op("rem.u64 %h_A, %h_A, %h_B");
   out.op("cvt.u32.u64 %h_a, %h_A");
+  if (plan.shape.serial) {  // serial roles: every lane runs every thread (H_SERIAL)
+    out.op("ld.param.u32 %h_b, " + word(kLp, kFlags));
+    out.op("and.b32 %h_b, %h_b, " + num(kFlagSerial));
+    out.op("setp.ne.u32 %h_ser, %h_b, 0");
+    out.op("@%h_ser bra.uni H_SERIAL");
+  }
   out.op("rem.u32 %h_role, %h_a, " + num(plan.shape.roles));
   out.op("div.u32 %h_su, %h_a, " + num(plan.shape.roles));
   for (int j = 0; j + 1 < plan.shape.roles; ++j) {
@@ -142,7 +152,7 @@ void emitThreadChoice(PtxText& out, const Plan& plan, const std::vector<int>& th
 // Role j: undo the launch's permutations to find the instance group, lane and block group.
 void emitRole(PtxText& out, const Plan& plan, int j) {
   const RolePlan& role = plan.roles[static_cast<size_t>(j)];
-  const int base = kRoleBase + 5 * j;
+  const int base = kRoleBase + kRoleWords * j;
   out.label("H_ROLE" + num(j));
   if (plan.gridProgrammatic.size() > 1) {  // several grids: this launch runs one of them
     out.op("ld.param.u32 %h_a, " + word(kLp, kGrid));
@@ -164,7 +174,8 @@ void emitRole(PtxText& out, const Plan& plan, int j) {
   out.op("cvt.u32.u64 %h_g, %h_A");
   if (plan.mode == Mode::Lane) {
     out.op("ld.param.u32 %h_a, " + word(kLp, base + 2));
-    out.op("ld.param.u32 %h_b, " + word(kLp, base + 3));
+    out.op("shr.u32 %h_b, %h_a, 16");
+    out.op("and.b32 %h_a, %h_a, 65535");
     out.op("add.u32 %h_c, %h_lane, 32");
     out.op("sub.u32 %h_c, %h_c, %h_b");
     out.op("mul.lo.u32 %h_c, %h_c, %h_a");
@@ -172,7 +183,7 @@ void emitRole(PtxText& out, const Plan& plan, int j) {
   } else {
     out.op("mov.u32 %h_l, 0");
   }
-  out.op("ld.param.u32 %h_ks, " + word(kLp, base + 4));
+  out.op("ld.param.u32 %h_ks, " + word(kLp, base + 3));
   for (size_t r = 0; r < role.ctas.size(); ++r) {
     out.op("setp.eq.u32 %h_p, %h_rank, " + num(static_cast<int64_t>(r)));
     out.op("@%h_p bra.uni H_ROLE" + num(j) + "_RANK" + num(static_cast<int64_t>(r)));
@@ -195,11 +206,8 @@ void emitRole(PtxText& out, const Plan& plan, int j) {
   }
 }
 
-void emitAddresses(PtxText& out, const Plan& plan) {
-  const int lanes = plan.mode == Mode::Lane ? 32 : 1;
-  out.op("mad.lo.u32 %h_gk, %h_g, %h_K, %h_k");
-  out.op("mad.lo.u32 %h_n32, %h_gk, " + num(lanes) + ", %h_l");
-  out.op("mad.lo.u32 %h_slot, %h_k, " + num(lanes) + ", %h_l");
+// The locations' addresses for instance %h_n32 (and shared slot %h_slot).
+void emitLocations(PtxText& out, const Plan& plan) {
   for (size_t v = 0; v < plan.locs.size(); ++v) {
     const LocPlan& l = plan.locs[v];
     const std::string sv = num(static_cast<int64_t>(v));
@@ -231,6 +239,56 @@ void emitAddresses(PtxText& out, const Plan& plan) {
     out.op("cvt.u64.u32 %h_X, %h_x");
     out.op("add.u64 %g" + sv + ", %g" + num(l.aliasOf) + ", %h_X");
     out.op("cvta.to.global.u64 %a" + sv + ", %g" + sv);
+  }
+}
+
+void emitAddresses(PtxText& out, const Plan& plan) {
+  const int lanes = plan.mode == Mode::Lane ? 32 : 1;
+  out.op("mad.lo.u32 %h_gk, %h_g, %h_K, %h_k");
+  out.op("mad.lo.u32 %h_n32, %h_gk, " + num(lanes) + ", %h_l");
+  out.op("mad.lo.u32 %h_slot, %h_k, " + num(lanes) + ", %h_l");
+  emitLocations(out, plan);
+}
+
+// Serial roles (params.cpp, drawSerialRoles): the entry, where each lane aligns once, then thread t
+// of the instance that role r's permutations give this block (%h_hc of B = %h_ntc) and lane
+// (%h_tid of L = K * warpsPerBlock * 32). The thread's epilogue goes on to H_SER<t+1>.
+void emitSerial(PtxText& out, const Plan& plan) {
+  out.label("H_SERIAL");
+  out.op("mov.u32 %h_t, 0");                        // no role skew: the order of the roles is the skew
+  out.op("mad.lo.u32 %h_gk, %h_hc, 32, %h_warp");  // the delay's seed: per warp
+  out.op("bra.uni H_ALIGN");
+  for (size_t t = 0; t < plan.threads.size(); ++t) {
+    const ThreadPlan& tp = plan.threads[t];
+    const RolePlan& role = plan.roles[static_cast<size_t>(tp.role)];
+    const int base = kRoleBase + kRoleWords * tp.role;
+    out.label("H_SER" + num(static_cast<int64_t>(t)));
+    out.comment("block: G = (hc - off) * inverse mod B");
+    out.op("ld.param.u32 %h_a, " + word(kLp, base));
+    out.op("ld.param.u32 %h_b, " + word(kLp, base + 1));
+    out.op("add.u32 %h_c, %h_hc, %h_ntc");
+    out.op("sub.u32 %h_c, %h_c, %h_b");
+    out.op("mul.wide.u32 %h_A, %h_c, %h_a");
+    out.op("cvt.u64.u32 %h_B, %h_ntc");
+    out.op("rem.u64 %h_A, %h_A, %h_B");
+    out.op("cvt.u32.u64 %h_g, %h_A");
+    out.comment("lane: Q = (tid - off - warp * L / W) * inverse mod L");
+    out.op("mul.lo.u32 %h_e, %h_K, " + num(32 * plan.shape.warpsPerBlock));
+    out.op("ld.param.u32 %h_a, " + word(kLp, base + 2));
+    out.op("shr.u32 %h_b, %h_a, 16");
+    out.op("and.b32 %h_a, %h_a, 65535");
+    out.op("div.u32 %h_c, %h_e, " + num(role.ctaWarps.front()));
+    out.op("mad.lo.u32 %h_b, %h_c, " + num(tp.warp) + ", %h_b");
+    out.op("rem.u32 %h_b, %h_b, %h_e");
+    out.op("add.u32 %h_c, %h_tid, %h_e");
+    out.op("sub.u32 %h_c, %h_c, %h_b");
+    out.op("mul.wide.u32 %h_A, %h_c, %h_a");
+    out.op("cvt.u64.u32 %h_B, %h_e");
+    out.op("rem.u64 %h_A, %h_A, %h_B");
+    out.op("cvt.u32.u64 %h_l, %h_A");
+    out.op("mad.lo.u32 %h_n32, %h_g, %h_e, %h_l");
+    emitLocations(out, plan);
+    out.op("bra.uni T" + num(static_cast<int64_t>(t)) + "_BEGIN");
   }
 }
 
@@ -269,7 +327,29 @@ void emitSharedInit(PtxText& out, const Plan& plan, bool bulkCopies) {
     }
 }
 
+// The launch-wide barrier: every testing lane adds 1 to the word after the launch's N (p_spin,
+// reset by the tally), then polls until all have come, or spinLimit (%h_a) polls pass.
+void emitGlobalSpin(PtxText& out, const Plan& plan) {
+  out.label("H_GSPIN");
+  out.op("ld.param.u32 %h_b, " + word(kLp, kN));
+  out.op("mul.wide.u32 %h_A, %h_b, 4");
+  out.op("add.u64 %h_A, %h_A, %h_spin");
+  out.op("mul.lo.u32 %h_d, %h_U, %h_K");  // testing lanes: 32 per warp of each instance group
+  out.op("mul.lo.u32 %h_d, %h_d, " + num(32 * plan.warpsPerInstance));
+  if (plan.shape.serial) out.op("@%h_ser mov.u32 %h_d, %h_b");  // serial: an instance per lane
+  out.op("red.relaxed.gpu.global.add.u32 [%h_A], 1");
+  out.op("mov.u32 %h_c, 0");
+  out.label("H_GSPIN_LOOP");
+  out.op("ld.relaxed.gpu.global.u32 %h_b, [%h_A]");
+  out.op("setp.ge.u32 %h_p, %h_b, %h_d");
+  out.op("@%h_p bra H_SPUN");
+  out.op("add.u32 %h_c, %h_c, 1");
+  out.op("setp.lt.u32 %h_p, %h_c, %h_a");
+  out.op("@%h_p bra H_GSPIN_LOOP");
+}
+
 void emitAlignment(PtxText& out, const Plan& plan) {
+  out.label("H_ALIGN");
   out.comment("pre-stress");
   out.op("ld.param.u32 %h_f, " + word(kLp, kPreStressIters));
   emitStress(out, "H_PRE", "%h_f");
@@ -277,6 +357,11 @@ void emitAlignment(PtxText& out, const Plan& plan) {
   out.op("ld.param.u32 %h_a, " + word(kLp, kSpinLimit));
   out.op("setp.eq.u32 %h_p, %h_a, 0");
   out.op("@%h_p bra.uni H_ALIGNED");
+  if (globalBarrier(plan)) {  // any flag: the launch-wide barrier (kFlagSerial implies it)
+    out.op("ld.param.u32 %h_b, " + word(kLp, kFlags));
+    out.op("setp.ne.u32 %h_p, %h_b, 0");
+    out.op("@%h_p bra.uni H_GSPIN");
+  }
   out.op("@%h_notlane0 bra H_SPUN");
   out.op("mul.wide.u32 %h_A, %h_gk, 4");
   out.op("add.u64 %h_A, %h_A, %h_spin");
@@ -291,6 +376,10 @@ void emitAlignment(PtxText& out, const Plan& plan) {
   out.op("add.u32 %h_c, %h_c, 1");
   out.op("setp.lt.u32 %h_p, %h_c, %h_a");
   out.op("@%h_p bra H_SPIN");
+  if (globalBarrier(plan)) {
+    out.op("bra H_SPUN");  // lane 0 only here
+    emitGlobalSpin(out, plan);
+  }
   out.label("H_SPUN");
   out.op("bar.warp.sync 0xffffffff");
   out.label("H_ALIGNED");
@@ -327,6 +416,7 @@ void emitAlignment(PtxText& out, const Plan& plan) {
   out.op("setp.lt.u32 %h_p, %h_d, %h_b");
   out.op("@%h_p bra H_DELAY");
   out.label("H_GO");
+  if (plan.shape.serial) out.op("@%h_ser bra.uni H_SER0");
   for (size_t t = 0; t < plan.threads.size(); ++t) {
     out.op("setp.eq.u32 %h_p, %h_t, " + num(static_cast<int64_t>(t)));
     out.op(std::string(plan.mode == Mode::Fixed ? "@%h_p bra T" : "@%h_p bra.uni T") +  // Fixed: lanes part
@@ -419,6 +509,8 @@ void emitEpilogue(PtxText& out, const Plan& plan, int t) {
         break;
     }
   }
+  if (plan.shape.serial && static_cast<size_t>(t) + 1 < plan.threads.size())
+    out.op("@%h_ser bra.uni H_SER" + num(t + 1));  // serial roles: the next thread
   out.op("ret");
 }
 
@@ -485,6 +577,7 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
     emitEpilogue(out, plan, static_cast<int>(t));
   }
   out.raw("\n");
+  if (plan.shape.serial) emitSerial(out, plan);
   out.label("H_IDLE");
   emitStartBarrier(out, plan);
   out.op("ret");

@@ -204,6 +204,13 @@ void emitTallyKernel(PtxText& out, const Plan& plan) {
   out.op("mul.wide.u32 %h_A, %h_n32, 4");
   out.op("add.u64 %h_A, %h_A, %h_spin");
   out.op("@%h_p st.global.u32 [%h_A], 0");
+  out.comment("and the launch-wide counter, the word after N (ptx_kernel.cpp, H_GSPIN)");
+  out.op("setp.eq.u32 %h_p, %h_n32, 0");
+  out.op("and.pred %h_p, %h_p, %h_valid");
+  out.op("ld.param.u32 %h_a, " + word("p_lp", kN));
+  out.op("mul.wide.u32 %h_A, %h_a, 4");
+  out.op("add.u64 %h_A, %h_A, %h_spin");
+  out.op("@%h_p st.global.u32 [%h_A], 0");
   out.op("ld.param.u32 %h_a, " + word("p_lp", kEpoch));
   out.op("cvt.u64.u32 %h_tag, %h_a");
   out.op("or.b64 %h_tag, %h_tag, " + hex(kTagMark));

@@ -158,7 +158,7 @@ std::string encodeJob(const Job& j) {
   const Shape& h = j.shape;
   os << "name " << escape(j.name) << "\nshape " << h.roles << " " << h.clusterSize << " " << h.clusterLaunch << " "
      << h.warpsPerBlock << " " << h.maxGroupsPerBlock << " " << h.laneMode << " " << h.globalLocations << " "
-     << h.slotBytes << " " << h.slotAlign << "\naliases " << j.aliases << "\nresults " << j.regResults << " "
+     << h.slotBytes << " " << h.slotAlign << " " << h.serial << "\naliases " << j.aliases << "\nresults " << j.regResults << " "
      << j.sharedResults << " " << j.observed << "\ngrids";
   for (bool g : j.gridProgrammatic) os << " " << g;
   os << "\ngpus " << j.gpus << "\n";
@@ -191,7 +191,7 @@ Job decodeJob(const std::string& text) {
       j.name = unescape(rest);
     else if (key == "shape")
       vs >> h.roles >> h.clusterSize >> h.clusterLaunch >> h.warpsPerBlock >> h.maxGroupsPerBlock >> h.laneMode >>
-          h.globalLocations >> h.slotBytes >> h.slotAlign;
+          h.globalLocations >> h.slotBytes >> h.slotAlign >> h.serial;
     else if (key == "aliases")
       vs >> j.aliases;
     else if (key == "results")

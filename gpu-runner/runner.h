@@ -38,6 +38,8 @@ struct Profile {
   int stressPattern = 0;  // 0 st/st, 1 st/ld, 2 ld/st, 3 ld/ld, 4 drawn per launch
   int preStressPct = 0;   // chance that a launch's testing threads pre-stress
   int preStressIters = 0;
+  int globalBarrierPct = 0;  // chance that a launch's spin barrier is one counter for all lanes
+  int serialPct = 0;         // chance that a launch runs the roles in turn in every lane (P4)
 
   bool operator==(const Profile&) const = default;
 };

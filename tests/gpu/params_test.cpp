@@ -79,10 +79,10 @@ Position locate(const Launch& l, int roles, uint32_t hc, uint32_t warp, uint32_t
   Position p{};
   p.role = static_cast<uint32_t>(h % static_cast<uint64_t>(roles));
   const uint32_t su = static_cast<uint32_t>(h / static_cast<uint64_t>(roles));
-  const uint32_t* w = &l.words[kRoleBase + 5 * p.role];
+  const uint32_t* w = &l.words[kRoleBase + kRoleWords * p.role];
   p.g = static_cast<uint32_t>((uint64_t{su + U - w[1]} * w[0]) % U);
-  p.l = ((lane + 32 - w[3]) * w[2]) & 31;
-  p.k = (warp + K - w[4]) % K;
+  p.l = ((lane + 32 - (w[2] >> 16)) * (w[2] & 0xffff)) & 31;
+  p.k = (warp + K - w[3]) % K;
   return p;
 }
 
@@ -154,4 +154,71 @@ TEST_CASE("a profile survives formatting and parsing; bad profiles are refused w
   CHECK_THROWS_WITH(parseProfile("delayMax 3\n", "p.profile"),
                     "p.profile:1:1: error: expected 'key = value'");
   CHECK_THROWS_AS(parseProfile("stressLineBytes = 48\n", "p.profile"), litmus::Error);
+}
+
+TEST_CASE("serial launches: an instance per testing lane, each role a bijection, roles in different blocks") {
+  Shape s = mpShape();
+  s.serial = true;
+  s.warpsPerBlock = 2;  // one CTA of the test holds two threads
+  s.maxGroupsPerBlock = 16;
+  Profile p;
+  p.threadsPerBlock = 128;
+  p.occupancyPct = 5;
+  p.serialPct = 100;
+  Rng rng(31);
+  for (int launch = 0; launch < 10; ++launch) {
+    const Launch l = drawLaunch(s, p, rng);
+    REQUIRE(l.serial());
+    const uint32_t B = l.words[kTestClusters], L = l.threads, U = l.words[kU];
+    REQUIRE(B == 2 * U);
+    CHECK(l.instances == uint64_t{B} * L);
+    CHECK(l.words[kN] == B * L);
+    CHECK(l.instances <= maxInstances(s, p));
+    CHECK(gcd(l.words[kLocMul], l.words[kN]) == 1);
+    // (block, lane) -> instance per role, as the kernel undoes the permutations (H_SER<t>)
+    for (int role = 0; role < 2; ++role) {
+      const uint32_t* w = &l.words[kRoleBase + kRoleWords * role];
+      std::set<uint64_t> seen;
+      for (uint32_t h = 0; h < B; ++h)
+        for (uint32_t q = 0; q < L; ++q) {
+          const uint64_t G = (uint64_t{h + B - w[1]} * w[0]) % B;
+          const uint64_t Q = (uint64_t{q + L - (w[2] >> 16)} * (w[2] & 0xffff)) % L;
+          seen.insert(G * L + Q);
+        }
+      CHECK(seen.size() == l.instances);  // a bijection: every instance gets the role once
+    }
+    // instance G's roles: blocks G * m + off_r, so different offsets are different blocks
+    CHECK(l.words[kRoleBase + 1] != l.words[kRoleBase + kRoleWords + 1]);
+    CHECK(l.words[kRoleBase] == l.words[kRoleBase + kRoleWords]);  // one block multiplier
+  }
+}
+
+TEST_CASE("the new keys draw only when on, and serialPct only for tests that can run serially") {
+  const Shape s = mpShape();
+  Profile p;
+  Rng a(8), b(8);
+  Profile q = p;
+  q.serialPct = 100;  // the shape cannot: ignored, and no draw is spent on it
+  for (int i = 0; i < 5; ++i) {
+    const Launch la = drawLaunch(s, p, a), lb = drawLaunch(s, q, b);
+    CHECK(la.words == lb.words);
+    CHECK(la.words[kFlags] == 0);
+  }
+  Profile g;
+  g.globalBarrierPct = 100;
+  g.barrierPct = 100;
+  Rng c(9);
+  const Launch lg = drawLaunch(s, g, c);
+  CHECK(lg.words[kFlags] == kFlagGlobalBarrier);
+  g.barrierPct = 0;  // no barrier, no flag
+  CHECK(drawLaunch(s, g, c).words[kFlags] == 0);
+  Shape serial = s;
+  serial.serial = true;
+  Profile half;
+  half.serialPct = 50;
+  Rng d(10);
+  int serialLaunches = 0;
+  for (int i = 0; i < 40; ++i) serialLaunches += drawLaunch(serial, half, d).serial();
+  CHECK(serialLaunches > 5);
+  CHECK(serialLaunches < 35);
 }

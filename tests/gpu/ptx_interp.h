@@ -5,6 +5,7 @@
 // wanted or a failure). Memory is a byte map; addresses are whatever the caller puts in registers.
 #pragma once
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <map>
@@ -193,6 +194,8 @@ inline bool execute(Machine& m, const Instr& in) {
   else if (base == "and") r = arg(1) & arg(2);
   else if (base == "or") r = arg(1) | arg(2);
   else if (base == "xor") r = arg(1) ^ arg(2);
+  else if (base == "min") r = std::min(arg(1), arg(2));  // unsigned: the harness's min.u32
+  else if (base == "max") r = std::max(arg(1), arg(2));
   else if (base == "shl") r = arg(1) << arg(2);
   else if (base == "shr" && has(op, ".s64")) r = static_cast<uint64_t>(static_cast<int64_t>(arg(1)) >> arg(2));
   else if (base == "shr") r = arg(1) >> arg(2);

@@ -65,7 +65,34 @@ fi
 echo "$("$PTXAS" --version | tail -1)"
 echo "$files catalogue and self-test tests: $generated generated, $((generated - failed)) assembled with ptxas -arch=TARGET," \
      "$failed failed to assemble, $refused refused"
+# The generated peer tests (gen/configs/peer-nine.yaml) all run in serial roles (kFlagSerial): their
+# PTX holds the serial path and the launch-wide barrier, whatever the profile (the launch words
+# choose at run time). Every one must have it; a sample of 1 in 16 is assembled (all 1,106 take
+# about 3 minutes here).
+peer_failed=0
+if [ -f "$SRC/gen/configs/peer-nine.yaml" ]; then
+  (cd "$SRC" && "$LITMUS" gen --config gen/configs/peer-nine.yaml -o "$TMP/peer" >"$TMP/peer.out" 2>&1) &&
+    "$LITMUS" run --emit-ptx "$TMP/peerptx" "$TMP/peer" >>"$TMP/peer.out" 2>&1 || peer_failed=1
+  peers=$(find "$TMP/peerptx" -name '*.ptx' 2>/dev/null | wc -l)
+  serial=$(grep -l '^H_SERIAL:' "$TMP"/peerptx/*.ptx 2>/dev/null | wc -l)
+  sample=0
+  for f in $(find "$TMP/peerptx" -name '*.ptx' | sort | awk 'NR % 16 == 1'); do
+    sample=$((sample + 1))
+    if ! "$PTXAS" -arch=sm_90 "$f" -o /dev/null 2>"$TMP/ptxas.err"; then
+      peer_failed=1
+      echo "FAIL $(basename "$f"):"
+      head -5 "$TMP/ptxas.err" | sed 's/^/  /'
+    fi
+  done
+  echo "peer tests: $peers generated, $serial with the serial path, $sample sampled and assembled"
+  if [ "$peers" -eq 0 ] || [ "$serial" -ne "$peers" ]; then
+    echo "FAIL: every generated peer test must have the serial path"
+    cat "$TMP/peer.out"
+    peer_failed=1
+  fi
+fi
 status=0
+[ "$peer_failed" -eq 0 ] || status=1
 if [ $((generated + refused)) -ne "$files" ]; then
   echo "FAIL: $((files - generated - refused)) tests were neither generated nor refused"
   status=1

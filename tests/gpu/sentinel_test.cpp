@@ -74,7 +74,7 @@ void threadsEnd(Sim& s, uint32_t epoch, int skip) {
       m.launch = &s.launch;
       m.inventRegisters = true;
       m.reg = {{"%h_n32", n}, {"%h_res", kRes}, {"%h_shout", kShout}, {"%h_loc", kLoc}, {"%h_tag", tag(epoch)},
-               {"%h_lane0", 1}};
+               {"%h_lane0", 1}, {"%h_ser", 0}};  // not serial: each thread ends (serial_test.cpp)
       runFrom(s.kernel, m, "T" + std::to_string(t) + "_END", "");
     }
 }
