@@ -1,3 +1,5 @@
+// GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
+#pragma GCC diagnostic ignored "-Wrestrict"
 // The result-slot sentinel, executed: the generated PTX of a few tests is run through the
 // interpreter of tests/gpu/ptx_interp.h. Each litmus thread's end (T<t>_END .. ret) writes its
 // result slots into a simulated global memory, then the tally kernel reads them up to the point

@@ -1,3 +1,5 @@
+// GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
+#pragma GCC diagnostic ignored "-Wrestrict"
 // Serial roles (kFlagSerial) and the launch-wide spin barrier (kFlagGlobalBarrier), checked by
 // executing the generated test kernel itself for every hardware thread of a drawn launch: the
 // interpreter (ptx_interp.h) runs the harness code, skips each litmus thread's body (from
