@@ -1,5 +1,6 @@
 // Campaigns of `litmus run`: resuming from the JSON lines of an earlier run (--resume), and the
 // timing line that says where each test's time went.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -100,13 +101,20 @@ gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, con
   };
   if (first.status != gpu::RunStatus::Ok) return first;
   record(shares.front(), first);
+  // A share stops within a batch of its budget (section 10 of docs/gpu-runner.md); the later
+  // shares get what is left, so that the test keeps to its own budget.
+  const double budget = shares.front().budgetSeconds * static_cast<double>(shares.size());
   for (size_t k = 1; k < shares.size(); ++k) {
-    gpu::RunResult part = runner.run(test, shares[k]);
+    gpu::RunOptions o = shares[k];
+    if (budget > 0)
+      o.budgetSeconds = std::max(budget / static_cast<double>(shares.size()) / 4,
+                                 (budget - first.seconds) / static_cast<double>(shares.size() - k));
+    gpu::RunResult part = runner.run(test, o);
     if (part.status != gpu::RunStatus::Ok) {
       part.message = "sweep share " + std::to_string(k) + " of " + std::to_string(shares.size()) + ": " + part.message;
       return part;
     }
-    record(shares[k], part);
+    record(o, part);
     gpu::addRun(first, part);
   }
   return first;

@@ -89,6 +89,28 @@ Json intersectNever(const std::vector<Json>& runs, const Json& histogram) {
   return out;
 }
 
+// `run --gpus` records: the instances per GPU ordinal summed over the runs (a test across GPUs
+// lists every GPU with all its instances, so the sums stay consistent).
+void addGpus(const std::vector<Json>& runs, Json& out) {
+  std::map<int64_t, uint64_t> perGpu;
+  for (const Json& r : runs) {
+    if (!r.contains("gpus") || !r["gpus"].is_array()) continue;
+    const Json& gpus = r["gpus"];
+    const Json counts = r.value("gpuInstances", Json::array());
+    for (size_t i = 0; i < gpus.size(); ++i)
+      if (gpus[i].is_number_integer())
+        perGpu[gpus[i].get<int64_t>()] += i < counts.size() && counts[i].is_number_unsigned() ? counts[i].get<uint64_t>() : 0;
+  }
+  if (perGpu.empty()) return;
+  Json gpus = Json::array(), counts = Json::array();
+  for (const auto& [gpu, n] : perGpu) {
+    gpus.push_back(gpu);
+    counts.push_back(n);
+  }
+  out["gpus"] = gpus;
+  out["gpuInstances"] = counts;
+}
+
 // Runs whose status is ok, added up: the first one's fields, the counts summed.
 Json addUp(const std::vector<Json>& runs) {
   Json out = runs.front();
@@ -119,6 +141,7 @@ Json addUp(const std::vector<Json>& runs) {
     out["device"] = all;
   }
   out["seeds"] = seeds;
+  addGpus(runs, out);
   out["histogram"] = addHistograms(runs);
   out["notRecordedStates"] = addNotRecorded(runs);
   out["neverObserved"] = intersectNever(runs, out["histogram"]);

@@ -254,6 +254,10 @@ cp "$TMP/sweep.json" "$TMP/sweep1.json"
 FAKE_CUDA_STATES="1,1;0,0" fake run -n 4000 --sweep 4 --json "$TMP/sweep.json" "$MP"
 sweepProfiles() { python3 -c 'import json,sys; print([x["profile"] for x in json.loads(open(sys.argv[1]).readline())["sweep"]])' "$1"; }
 check "sweep: a rerun draws the same profiles" test "$(sweepProfiles "$TMP/sweep.json")" = "$(sweepProfiles "$TMP/sweep1.json")"
+# the later shares get what is left of the budget, so the test keeps to it (without: about 1.2x)
+FAKE_CUDA_LAUNCH_US=20000 FAKE_CUDA_STATES="0,0" fake run -n 1e12 --budget 0.8 --sweep 16 --json "$TMP/sweepb.json" "$MP"
+sweepSeconds=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["seconds"])' "$TMP/sweepb.json")
+check "sweep: keeps to the test's budget ($sweepSeconds s of 0.8)" awk -v s="$sweepSeconds" 'BEGIN { exit !(s >= 0.8 && s < 0.9) }'
 fake run -n 1000 --sweep 0 "$MP"
 check "sweep: 0 is a usage error" test $RC -eq 2
 fake run --tune --sweep 2
