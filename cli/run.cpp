@@ -89,22 +89,38 @@ void checkGpusArg(const RunArgs& a, bool given) {
     throw UsageError{"--gpus is for runs of tests (not --tune, --self-test, --emit-ptx or --emit-sass)"};
 }
 
+// Options that do not go together, or need another.
+void checkCombination(const RunArgs& a) {
+  if (a.resume && a.json.empty()) throw UsageError{"--resume needs --json FILE (the results to resume from)"};
+  if (a.perFamily && !a.tune) throw UsageError{"--per-family goes with --tune"};
+  if (a.perFamily && a.paths.empty()) throw UsageError{"--tune --per-family needs the tests to tune on"};
+  if (a.sweep > 1 && (a.tune || a.selfTest)) throw UsageError{"--sweep is for runs of tests"};
+  if ((a.resume || a.maxTime > 0) && (a.tune || a.selfTest || !a.emitDir.empty()))
+    throw UsageError{"--resume and --max-time are for runs of tests"};
+  const int modes = a.tune + a.selfTest + !a.emitDir.empty() + !a.sassDir.empty();
+  if (modes > 1) throw UsageError{"--tune, --self-test, --emit-ptx and --emit-sass do not go together"};
+  if (a.selfTest && !a.paths.empty()) throw UsageError{"--self-test runs its own tests; give no PATH"};
+  if (a.paths.empty() && !a.tune && !a.selfTest) throw UsageError{"run needs at least one test file or directory"};
+}
+
 // Fills `a`; returns false when the help was printed.
-bool parseRunArgs(int argc, char** argv, RunArgs& a) {
-  CLI::App app{kDescription, "litmus run"};
-  app.footer(kFooter);
-  std::string count, seed, timeout, trials, unroll, modelTimeout;
+// The words as given, before they are checked and converted.
+struct RawArgs {
+  std::string count, seed, timeout, trials, unroll, modelTimeout, budget, maxTime, sweep, shard;
+};
+
+void addRunOptions(CLI::App& app, RunArgs& a, RawArgs& w) {
   app.add_option("PATH", a.paths, "test files or directories (YAML or herd .litmus)");
-  app.add_option("-n", count, "instances per test (default 1e7; 1e8 and the like are accepted)")->type_name("COUNT");
-  app.add_option("--seed", seed, "seed of every random launch parameter (default 1)")->type_name("S");
-  app.add_option("--timeout", timeout, "stop a test that has not finished after S seconds (default 60)")
+  app.add_option("-n", w.count, "instances per test (default 1e7; 1e8 and the like are accepted)")->type_name("COUNT");
+  app.add_option("--seed", w.seed, "seed of every random launch parameter (default 1)")->type_name("S");
+  app.add_option("--timeout", w.timeout, "stop a test that has not finished after S seconds (default 60)")
       ->type_name("S");
   app.add_option("--json", a.json, "also write one JSON object per test, one per line")->type_name("FILE");
   app.add_option("--profile", a.profile, "stress profile (default: litmus-gpu.profile if it exists)")
       ->type_name("FILE");
   app.add_flag("--tune", a.tune, "search stress profiles on the tests given (default: MP, SB, LB relaxed) "
                                  "and save the best to the profile file");
-  app.add_option("--trials", trials, "profiles --tune tries (default 16)")->type_name("N");
+  app.add_option("--trials", w.trials, "profiles --tune tries (default 16)")->type_name("N");
   app.add_option("--emit-ptx", a.emitDir, "write each test's generated PTX to DIR/NAME.ptx and run nothing")
       ->type_name("DIR");
   app.add_option("--emit-sass", a.sassDir,
@@ -114,16 +130,18 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
   app.add_flag("--self-test", a.selfTest,
                "run the built-in known-answer tests (gpu-runner/self-test/) and fail unless every "
                "instance shows the one state the model allows");
-  app.add_option("--unroll", unroll, "the model's loop bound: backward jumps per branch (default 2)")
+  app.add_option("--unroll", w.unroll, "the model's loop bound: backward jumps per branch (default 2)")
       ->type_name("N");
-  app.add_option("--model-timeout", modelTimeout, "seconds the model may take per test (default: no limit)")
+  app.add_option("--model-timeout", w.modelTimeout, "seconds the model may take per test (default: no limit)")
       ->type_name("S");
-  // campaigns
-  std::string budget, maxTime;
-  app.add_option("--budget", budget, "GPU seconds per test: a test stops at -n instances or S seconds, "
+}
+
+// Campaigns (docs/gpu-runner.md, section 10) and scaling out (docs/scale.md).
+void addCampaignOptions(CLI::App& app, RunArgs& a, RawArgs& w) {
+  app.add_option("--budget", w.budget, "GPU seconds per test: a test stops at -n instances or S seconds, "
                                      "whichever comes first (--tune --per-family: per run, default 0.1)")
       ->type_name("S");
-  app.add_option("--max-time", maxTime, "start no test after S seconds of the whole run; the rest are left "
+  app.add_option("--max-time", w.maxTime, "start no test after S seconds of the whole run; the rest are left "
                                         "for --resume (exit 3)")
       ->type_name("S");
   app.add_flag("--resume", a.resume, "with --json FILE: skip the tests whose results FILE holds, append the "
@@ -133,18 +151,24 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
                "overhead the persistent worker saves)");
   app.add_flag("--per-family", a.perFamily, "with --tune: tune a profile for each test family (YAML family:) "
                                             "on its tests whose condition the model allows; saved as sections");
-  std::string sweep;
-  app.add_option("--sweep", sweep, "run each test under N stress profiles in turn (the profile given, then "
-                                   "N-1 drawn from the test's seed), each for 1/N of -n and --budget; "
+  app.add_option("--sweep", w.sweep, "run each test under N stress profiles in turn (the profile given, then "
+                                   "N-1 drawn from the test's seed), each for about 1/N of -n and --budget; "
                                    "histograms added (docs/gpu-runner.md, \"Sweeps\")")
       ->type_name("N");
   app.add_option("--gpus", a.gpus, "run on these GPUs: all, or device numbers 0,1,...: a test on one GPU is "
                                   "split over them, a test across k GPUs runs on the first k")
       ->type_name("all|LIST");
-  std::string shard;
-  app.add_option("--shard", shard, "only the tests of shard K of N, by a hash of the test name; "
+  app.add_option("--shard", w.shard, "only the tests of shard K of N, by a hash of the test name; "
                                    "'litmus merge' joins the shards' --json files (docs/scale.md)")
       ->type_name("K/N");
+}
+
+bool parseRunArgs(int argc, char** argv, RunArgs& a) {
+  CLI::App app{kDescription, "litmus run"};
+  app.footer(kFooter);
+  RawArgs w;
+  addRunOptions(app, a, w);
+  addCampaignOptions(app, a, w);
   std::vector<std::string> args(argv, argv + argc);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
   try {
@@ -155,31 +179,22 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
   } catch (const CLI::ParseError& e) {
     throw UsageError{e.what()};
   }
-  if (!shard.empty()) {
-    const auto s = scale::parseShard(shard);
-    if (!s) throw UsageError{"bad value '" + shard + "' for --shard (" + scale::shardSyntax() + ")"};
+  if (!w.shard.empty()) {
+    const auto s = scale::parseShard(w.shard);
+    if (!s) throw UsageError{"bad value '" + w.shard + "' for --shard (" + scale::shardSyntax() + ")"};
     a.shard = *s;
   }
-  if (!count.empty()) a.count = integer("-n", count, 1, 1e15);
-  if (!seed.empty()) a.seed = integer("--seed", seed, 0, 1.8e19);
-  if (!timeout.empty()) a.timeout = number("--timeout", timeout, 1e6);
-  if (!trials.empty()) a.trials = static_cast<int>(integer("--trials", trials, 1, 10000));
-  if (!unroll.empty()) a.unroll = static_cast<int>(integer("--unroll", unroll, 0, 1000));
-  if (!modelTimeout.empty()) a.modelTimeout = number("--model-timeout", modelTimeout, 1e6);
-  if (!budget.empty()) a.budget = number("--budget", budget, 1e6);
-  if (!sweep.empty()) a.sweep = static_cast<int>(integer("--sweep", sweep, 1, 1000));
-  if (!maxTime.empty()) a.maxTime = number("--max-time", maxTime, 1e9);
-  if (a.resume && a.json.empty()) throw UsageError{"--resume needs --json FILE (the results to resume from)"};
-  if (a.perFamily && !a.tune) throw UsageError{"--per-family goes with --tune"};
-  if (a.perFamily && a.paths.empty()) throw UsageError{"--tune --per-family needs the tests to tune on"};
-  if (a.sweep > 1 && (a.tune || a.selfTest)) throw UsageError{"--sweep is for runs of tests"};
-  if ((a.resume || a.maxTime > 0) && (a.tune || a.selfTest || !a.emitDir.empty()))
-    throw UsageError{"--resume and --max-time are for runs of tests"};
+  if (!w.count.empty()) a.count = integer("-n", w.count, 1, 1e15);
+  if (!w.seed.empty()) a.seed = integer("--seed", w.seed, 0, 1.8e19);
+  if (!w.timeout.empty()) a.timeout = number("--timeout", w.timeout, 1e6);
+  if (!w.trials.empty()) a.trials = static_cast<int>(integer("--trials", w.trials, 1, 10000));
+  if (!w.unroll.empty()) a.unroll = static_cast<int>(integer("--unroll", w.unroll, 0, 1000));
+  if (!w.modelTimeout.empty()) a.modelTimeout = number("--model-timeout", w.modelTimeout, 1e6);
+  if (!w.budget.empty()) a.budget = number("--budget", w.budget, 1e6);
+  if (!w.sweep.empty()) a.sweep = static_cast<int>(integer("--sweep", w.sweep, 1, 1000));
+  if (!w.maxTime.empty()) a.maxTime = number("--max-time", w.maxTime, 1e9);
   a.profileGiven = app.count("--profile") > 0;
-  const int modes = a.tune + a.selfTest + !a.emitDir.empty() + !a.sassDir.empty();
-  if (modes > 1) throw UsageError{"--tune, --self-test, --emit-ptx and --emit-sass do not go together"};
-  if (a.selfTest && !a.paths.empty()) throw UsageError{"--self-test runs its own tests; give no PATH"};
-  if (a.paths.empty() && !a.tune && !a.selfTest) throw UsageError{"run needs at least one test file or directory"};
+  checkCombination(a);
   checkGpusArg(a, app.count("--gpus") > 0);
   return true;
 }

@@ -348,6 +348,41 @@ void emitGlobalSpin(PtxText& out, const Plan& plan) {
   out.op("@%h_p bra H_GSPIN_LOOP");
 }
 
+// Each warp waits a random 0..delayMax clocks plus roleSkew clocks per litmus-thread index: the
+// skew lets later threads start later, as when one hardware thread runs the roles in turn
+// (docs/gpu-runner.md, "Parameters"). Falls through to H_GO, which the caller emits.
+void emitDelay(PtxText& out, const Plan& plan) {
+  out.comment("delay per warp: random 0..delayMax, plus roleSkew per thread index");
+  out.op("ld.param.u32 %h_e, " + word(kLp, kRoleSkew));
+  // a Fixed-mode lane that runs no thread has %h_t = kNoThread: clamp, or it would wait for ages
+  out.op("min.u32 %h_d, %h_t, " + num(static_cast<int64_t>(plan.threads.size()) - 1));
+  out.op("mul.lo.u32 %h_e, %h_e, %h_d");
+  out.op("ld.param.u32 %h_a, " + word(kLp, kDelayMax));
+  out.op("mov.u32 %h_b, 0");
+  out.op("setp.eq.u32 %h_p, %h_a, 0");
+  out.op("@%h_p bra.uni H_SKEW");
+  out.op("ld.param.u32 %h_b, " + word(kLp, kSeed));
+  out.op("mad.lo.u32 %h_c, %h_gk, " + num(static_cast<int64_t>(plan.threads.size())) + ", %h_t");
+  out.op("xor.b32 %h_b, %h_b, %h_c");
+  for (const char* step :
+       {"shr.u32 %h_c, %h_b, 16", "xor.b32 %h_b, %h_b, %h_c", "mul.lo.u32 %h_b, %h_b, 0x7feb352d",
+        "shr.u32 %h_c, %h_b, 15", "xor.b32 %h_b, %h_b, %h_c", "mul.lo.u32 %h_b, %h_b, 0x846ca68b",
+        "shr.u32 %h_c, %h_b, 16", "xor.b32 %h_b, %h_b, %h_c"})
+    out.op(step);
+  out.op("add.u32 %h_a, %h_a, 1");
+  out.op("rem.u32 %h_b, %h_b, %h_a");
+  out.label("H_SKEW");
+  out.op("add.u32 %h_b, %h_b, %h_e");
+  out.op("setp.eq.u32 %h_p, %h_b, 0");
+  out.op("@%h_p bra H_GO");  // not .uni: in Fixed mode the lanes of a warp wait differently
+  out.op("mov.u32 %h_c, %clock");
+  out.label("H_DELAY");
+  out.op("mov.u32 %h_d, %clock");
+  out.op("sub.u32 %h_d, %h_d, %h_c");
+  out.op("setp.lt.u32 %h_p, %h_d, %h_b");
+  out.op("@%h_p bra H_DELAY");
+}
+
 void emitAlignment(PtxText& out, const Plan& plan) {
   out.label("H_ALIGN");
   out.comment("pre-stress");
@@ -383,38 +418,7 @@ void emitAlignment(PtxText& out, const Plan& plan) {
   out.label("H_SPUN");
   out.op("bar.warp.sync 0xffffffff");
   out.label("H_ALIGNED");
-  // Each warp waits a random 0..delayMax clocks plus roleSkew clocks per litmus-thread index: the
-  // skew lets later threads start later, as when one hardware thread runs the roles in turn
-  // (docs/gpu-runner.md, "Parameters").
-  out.comment("delay per warp: random 0..delayMax, plus roleSkew per thread index");
-  out.op("ld.param.u32 %h_e, " + word(kLp, kRoleSkew));
-  // a Fixed-mode lane that runs no thread has %h_t = kNoThread: clamp, or it would wait for ages
-  out.op("min.u32 %h_d, %h_t, " + num(static_cast<int64_t>(plan.threads.size()) - 1));
-  out.op("mul.lo.u32 %h_e, %h_e, %h_d");
-  out.op("ld.param.u32 %h_a, " + word(kLp, kDelayMax));
-  out.op("mov.u32 %h_b, 0");
-  out.op("setp.eq.u32 %h_p, %h_a, 0");
-  out.op("@%h_p bra.uni H_SKEW");
-  out.op("ld.param.u32 %h_b, " + word(kLp, kSeed));
-  out.op("mad.lo.u32 %h_c, %h_gk, " + num(static_cast<int64_t>(plan.threads.size())) + ", %h_t");
-  out.op("xor.b32 %h_b, %h_b, %h_c");
-  for (const char* step :
-       {"shr.u32 %h_c, %h_b, 16", "xor.b32 %h_b, %h_b, %h_c", "mul.lo.u32 %h_b, %h_b, 0x7feb352d",
-        "shr.u32 %h_c, %h_b, 15", "xor.b32 %h_b, %h_b, %h_c", "mul.lo.u32 %h_b, %h_b, 0x846ca68b",
-        "shr.u32 %h_c, %h_b, 16", "xor.b32 %h_b, %h_b, %h_c"})
-    out.op(step);
-  out.op("add.u32 %h_a, %h_a, 1");
-  out.op("rem.u32 %h_b, %h_b, %h_a");
-  out.label("H_SKEW");
-  out.op("add.u32 %h_b, %h_b, %h_e");
-  out.op("setp.eq.u32 %h_p, %h_b, 0");
-  out.op("@%h_p bra H_GO");  // not .uni: in Fixed mode the lanes of a warp wait differently
-  out.op("mov.u32 %h_c, %clock");
-  out.label("H_DELAY");
-  out.op("mov.u32 %h_d, %clock");
-  out.op("sub.u32 %h_d, %h_d, %h_c");
-  out.op("setp.lt.u32 %h_p, %h_d, %h_b");
-  out.op("@%h_p bra H_DELAY");
+  emitDelay(out, plan);
   out.label("H_GO");
   if (plan.shape.serial) out.op("@%h_ser bra.uni H_SER0");
   for (size_t t = 0; t < plan.threads.size(); ++t) {
