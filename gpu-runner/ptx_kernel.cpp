@@ -149,6 +149,19 @@ void emitThreadChoice(PtxText& out, const Plan& plan, const std::vector<int>& th
   }
 }
 
+// %h_g = (index - offset) * inverse mod m, the role's words at `base` (offset at base + 1): the
+// group a hardware cluster serves, inverting the co-prime permutation drawLaunch drew.
+void emitGroupOf(PtxText& out, int base, const std::string& index, const std::string& m) {
+  out.op("ld.param.u32 %h_a, " + word(kLp, base));
+  out.op("ld.param.u32 %h_b, " + word(kLp, base + 1));
+  out.op("add.u32 %h_c, " + index + ", " + m);
+  out.op("sub.u32 %h_c, %h_c, %h_b");
+  out.op("mul.wide.u32 %h_A, %h_c, %h_a");
+  out.op("cvt.u64.u32 %h_B, " + m);
+  out.op("rem.u64 %h_A, %h_A, %h_B");
+  out.op("cvt.u32.u64 %h_g, %h_A");
+}
+
 // Role j: undo the launch's permutations to find the instance group, lane and block group.
 void emitRole(PtxText& out, const Plan& plan, int j) {
   const RolePlan& role = plan.roles[static_cast<size_t>(j)];
@@ -164,14 +177,7 @@ void emitRole(PtxText& out, const Plan& plan, int j) {
     out.op("setp.ne.u32 %h_p, %h_a, " + num(plan.roleGpu[static_cast<size_t>(j)]));
     out.op("@%h_p bra.uni H_IDLE");
   }
-  out.op("ld.param.u32 %h_a, " + word(kLp, base));
-  out.op("ld.param.u32 %h_b, " + word(kLp, base + 1));
-  out.op("add.u32 %h_c, %h_su, %h_U");
-  out.op("sub.u32 %h_c, %h_c, %h_b");
-  out.op("mul.wide.u32 %h_A, %h_c, %h_a");
-  out.op("cvt.u64.u32 %h_B, %h_U");
-  out.op("rem.u64 %h_A, %h_A, %h_B");
-  out.op("cvt.u32.u64 %h_g, %h_A");
+  emitGroupOf(out, base, "%h_su", "%h_U");
   if (plan.mode == Mode::Lane) {
     out.op("ld.param.u32 %h_a, " + word(kLp, base + 2));
     out.op("shr.u32 %h_b, %h_a, 16");
@@ -264,14 +270,7 @@ void emitSerial(PtxText& out, const Plan& plan) {
     const int base = kRoleBase + kRoleWords * tp.role;
     out.label("H_SER" + num(static_cast<int64_t>(t)));
     out.comment("block: G = (hc - off) * inverse mod B");
-    out.op("ld.param.u32 %h_a, " + word(kLp, base));
-    out.op("ld.param.u32 %h_b, " + word(kLp, base + 1));
-    out.op("add.u32 %h_c, %h_hc, %h_ntc");
-    out.op("sub.u32 %h_c, %h_c, %h_b");
-    out.op("mul.wide.u32 %h_A, %h_c, %h_a");
-    out.op("cvt.u64.u32 %h_B, %h_ntc");
-    out.op("rem.u64 %h_A, %h_A, %h_B");
-    out.op("cvt.u32.u64 %h_g, %h_A");
+    emitGroupOf(out, base, "%h_hc", "%h_ntc");
     out.comment("lane: Q = (tid - off - warp * L / W) * inverse mod L");
     out.op("mul.lo.u32 %h_e, %h_K, " + num(32 * plan.shape.warpsPerBlock));
     out.op("ld.param.u32 %h_a, " + word(kLp, base + 2));
