@@ -108,6 +108,9 @@ constexpr Field kFields[] = {
     {"preStressIters", &Profile::preStressIters, 0, 100000, 0, 256, "pre-stress accesses per tester"},
     {"globalBarrierPct", &Profile::globalBarrierPct, 0, 100, 0, 100, "% barriers with one counter per launch"},
     {"serialPct", &Profile::serialPct, 0, 100, 0, 100, "% launches running all roles in every lane"},
+    {"prefetchPct", &Profile::prefetchPct, 0, 100, 0, 100, "% launches whose testers first read locations they load"},
+    {"lineStressPct", &Profile::lineStressPct, 0, 100, 0, 100, "% launches whose testers first load their lines"},
+    {"lineStressOps", &Profile::lineStressOps, 1, 4096, 1, 128, "reductions per chosen location in those"},
 };
 
 uint32_t roundUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
@@ -332,6 +335,8 @@ Launch drawLaunch(const Shape& s, const Profile& p, Rng& rng) {
       p.stressPattern == 4 ? static_cast<uint32_t>(rng.below(4)) : static_cast<uint32_t>(p.stressPattern);
   l.words[kPreStressIters] = rng.chance(p.preStressPct) ? static_cast<uint32_t>(p.preStressIters) : 0;
   l.words[kScratchLines] = kScratchBytes / static_cast<uint32_t>(p.stressLineBytes);
+  if (p.prefetchPct > 0 && rng.chance(p.prefetchPct)) l.words[kPrefetch] = 1;
+  if (p.lineStressPct > 0 && rng.chance(p.lineStressPct)) l.words[kLineStress] = static_cast<uint32_t>(p.lineStressOps);
   const uint32_t testClusters = roles * U;
   l.words[kTestClusters] = testClusters;
   const uint32_t stressClusters = (testClusters * static_cast<uint32_t>(p.stressPct) + 99) / 100;

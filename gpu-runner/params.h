@@ -61,6 +61,8 @@ enum LaunchWord : int {
   kGrid,           // tests with several grids: the position of the grid this kernel launch runs
   kRoleSkew,       // clocks each litmus thread waits per thread index after the barrier
   kFlags,          // kFlag* bits: how this launch aligns and places its threads
+  kPrefetch,       // non-zero: the testers first read some of their locations (ptx_touch.cpp)
+  kLineStress,     // non-zero: reductions per chosen location to its line's padding (ptx_touch.cpp)
   kRoleBase = 32,  // per role j at kRoleBase + 4 j: group inverse, group offset, lane inverse |
                    // lane offset << 16, group-in-block shift. Serial launches (kFlagSerial): block
                    // inverse, block offset, lane inverse | lane offset << 16, unused
@@ -77,7 +79,7 @@ constexpr int kMaxRoles = 8;
 constexpr uint32_t kScratchBytes = 4u << 20;
 constexpr int kLaunchWords = 64;
 static_assert(kRoleBase + kRoleWords * kMaxRoles <= kLaunchWords);
-static_assert(kFlags < kRoleBase);
+static_assert(kLineStress < kRoleBase);
 
 // The shape of a test's kernel, from its plan: what drawLaunch needs to size a launch.
 struct Shape {

@@ -62,6 +62,12 @@ void emitSlotAddress(PtxText& out, const std::string& lp, int v, int globals, co
                      const std::string& base, const std::string& dst);
 // "[p_lp+44]": word `w` of a launch record parameter.
 std::string word(const std::string& lp, int w);
+// v = a well-mixed function of v (32-bit finaliser); tmp is clobbered.
+void emitMix32(PtxText& out, const std::string& v, const std::string& tmp);
+// ptx_touch.cpp: the reads of the prefetch launches (kPrefetch), before the spin barrier, and the
+// reductions of the line-stress launches (kLineStress), just before the test's first instruction.
+void emitPrefetch(PtxText& out, const litmus::Test& test, const Plan& plan);
+void emitLineStress(PtxText& out, const litmus::Test& test, const Plan& plan);
 std::string hex(uint64_t v);
 // ptx_body_tensor.cpp: the module's tensor-map templates (`lt_tmap`, empty without maps), whether
 // shared memory needs 128-byte alignment (tensor copies), and the tally's copy of map `l`.

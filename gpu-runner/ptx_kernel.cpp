@@ -363,11 +363,7 @@ void emitDelay(PtxText& out, const Plan& plan) {
   out.op("ld.param.u32 %h_b, " + word(kLp, kSeed));
   out.op("mad.lo.u32 %h_c, %h_gk, " + num(static_cast<int64_t>(plan.threads.size())) + ", %h_t");
   out.op("xor.b32 %h_b, %h_b, %h_c");
-  for (const char* step :
-       {"shr.u32 %h_c, %h_b, 16", "xor.b32 %h_b, %h_b, %h_c", "mul.lo.u32 %h_b, %h_b, 0x7feb352d",
-        "shr.u32 %h_c, %h_b, 15", "xor.b32 %h_b, %h_b, %h_c", "mul.lo.u32 %h_b, %h_b, 0x846ca68b",
-        "shr.u32 %h_c, %h_b, 16", "xor.b32 %h_b, %h_b, %h_c"})
-    out.op(step);
+  emitMix32(out, "%h_b", "%h_c");
   out.op("add.u32 %h_a, %h_a, 1");
   out.op("rem.u32 %h_b, %h_b, %h_a");
   out.label("H_SKEW");
@@ -382,11 +378,12 @@ void emitDelay(PtxText& out, const Plan& plan) {
   out.op("@%h_p bra H_DELAY");
 }
 
-void emitAlignment(PtxText& out, const Plan& plan) {
+void emitAlignment(PtxText& out, const litmus::Test& test, const Plan& plan) {
   out.label("H_ALIGN");
   out.comment("pre-stress");
   out.op("ld.param.u32 %h_f, " + word(kLp, kPreStressIters));
   emitStress(out, "H_PRE", "%h_f");
+  emitPrefetch(out, test, plan);
   out.comment("spin barrier: the instance's warps line up (bounded: it never deadlocks)");
   out.op("ld.param.u32 %h_a, " + word(kLp, kSpinLimit));
   out.op("setp.eq.u32 %h_p, %h_a, 0");
@@ -420,6 +417,7 @@ void emitAlignment(PtxText& out, const Plan& plan) {
   emitDelay(out, plan);
   out.label("H_GO");
   if (plan.shape.serial) out.op("@%h_ser bra.uni H_SER0");
+  emitLineStress(out, test, plan);
   for (size_t t = 0; t < plan.threads.size(); ++t) {
     out.op("setp.eq.u32 %h_p, %h_t, " + num(static_cast<int64_t>(t)));
     out.op(std::string(plan.mode == Mode::Fixed ? "@%h_p bra T" : "@%h_p bra.uni T") +  // Fixed: lanes part
@@ -568,7 +566,7 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
   });
   emitSharedInit(out, plan, bulkCopies);
   emitStartBarrier(out, plan);
-  emitAlignment(out, plan);
+  emitAlignment(out, test, plan);
   for (size_t t = 0; t < plan.threads.size(); ++t) {
     const std::string T = "T" + num(static_cast<int64_t>(t));
     out.raw("\n");

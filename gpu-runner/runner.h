@@ -40,6 +40,9 @@ struct Profile {
   int preStressIters = 0;
   int globalBarrierPct = 0;  // chance that a launch's spin barrier is one counter for all lanes
   int serialPct = 0;         // chance that a launch runs the roles in turn in every lane (P4)
+  int prefetchPct = 0;       // chance that a launch's testers first read some locations they load
+  int lineStressPct = 0;     // chance that a launch's testers first load some of their lines
+  int lineStressOps = 16;    // reductions per chosen location in such a launch
 
   bool operator==(const Profile&) const = default;
 };

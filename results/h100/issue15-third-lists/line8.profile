@@ -1,0 +1,2 @@
+lineStressPct = 100
+lineStressOps = 8

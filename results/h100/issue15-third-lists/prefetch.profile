@@ -1,0 +1,1 @@
+prefetchPct = 100
