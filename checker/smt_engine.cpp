@@ -2,14 +2,13 @@
 #include "checker/engine_common.h"
 
 #include <algorithm>
-#include <condition_variable>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
-#include <thread>
 
+#include "checker/smt_relations.h"
+#include "checker/smt_solver.h"
 #include "checker/smt_values.h"
 #include "checker/symrel.h"
 #include "model/barriers.h"
@@ -26,102 +25,6 @@ using model::Event;
 using model::EventKind;
 
 namespace {
-
-// The solver behind an RAII handle; every answer is explicit and "unknown" is never an answer.
-// Z3 enforces its "timeout" only where it polls for it, and some of its preprocessing does not
-// (issue 18: an mbarrier test ran for minutes past --timeout 10). So a watchdog thread also
-// interrupts the context when the deadline passes; Z3_interrupt is meant to be called from
-// another thread, and the check then answers unknown.
-class Watchdog {
- public:
-  Watchdog(z3::context& c, const Deadline& deadline)
-      : thread_([this, &c, seconds = deadline.secondsLeft()] {
-          std::unique_lock lock(m_);
-          if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) c.interrupt();
-        }) {}
-  ~Watchdog() {
-    {
-      std::lock_guard lock(m_);
-      done_ = true;
-    }
-    cv_.notify_one();
-    thread_.join();
-  }
-  Watchdog(const Watchdog&) = delete;
-  Watchdog& operator=(const Watchdog&) = delete;
-
- private:
-  std::mutex m_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;  // last: it starts once the members it uses exist
-};
-
-class Smt {
- public:
-  enum class Answer { Sat, Unsat, Unknown };
-  Smt() : solver_(ctx_, z3::solver::simple()) {}
-  z3::context& ctx() { return ctx_; }
-  void add(const z3::expr& e) { solver_.add(e); }
-  void add(const Term& t) {
-    if (!t.isTrue()) solver_.add(t.expr(ctx_));
-  }
-  // Z3 4.8.12 (Debian 12), solving incrementally as blocking clauses accumulate, has answered
-  // unsat where a fresh solver over the same assertions answered sat (differential seeds 529 and
-  // 577, with integer-valued terms), silently dropping allowed states. So an unsat is confirmed
-  // by a fresh solver before the enumeration trusts it; if that one finds a model, enumeration
-  // goes on with it.
-  // Each call gets the time left to the deadline as Z3's own timeout, which Z3 enforces by
-  // interrupting itself from a timer thread (what a watchdog calling interrupt() would do).
-  // The first check of a solver is not incremental and needs no confirmation (most combinations
-  // of paths are unsat at once: half the symbolic engine's time went into confirming them).
-  Answer check(const Deadline& deadline) {
-    const Answer a = checkWith(solver_, deadline);
-    const bool incremental = checked_;
-    checked_ = true;
-    if (a != Answer::Unsat || !incremental) return a;
-    z3::solver fresh(ctx_, z3::solver::simple());
-    for (const auto& e : solver_.assertions()) fresh.add(e);
-    const Answer b = checkWith(fresh, deadline);
-    if (b == Answer::Sat) solver_ = fresh;
-    return b;
-  }
-  z3::model model() { return solver_.get_model(); }
-  static Answer checkWith(z3::solver& s, const Deadline& deadline) {
-    deadline.check();
-    std::optional<Watchdog> dog;
-    if (deadline.set()) {
-      s.set("timeout", static_cast<unsigned>(std::max(1.0, deadline.secondsLeft() * 1000)));
-      dog.emplace(s.ctx(), deadline);
-    }
-    switch (s.check()) {
-      case z3::sat: return Answer::Sat;
-      case z3::unsat: return Answer::Unsat;
-      default: return Answer::Unknown;
-    }
-  }
-  z3::expr fresh(const char* prefix) {
-    const std::string name = prefix + std::to_string(next_++);
-    return ctx_.bool_const(name.c_str());
-  }
-  z3::expr freshValue(unsigned bits) {
-    const std::string name = "val" + std::to_string(next_++);
-    return ctx_.bv_const(name.c_str(), bits);
-  }
-  // An unsigned rank wide enough to order n events.
-  z3::expr freshRank(int n) {
-    unsigned bits = 1;
-    while ((1 << bits) < n) ++bits;
-    const std::string name = "rank" + std::to_string(next_++);
-    return ctx_.bv_const(name.c_str(), bits);
-  }
-
- private:
-  z3::context ctx_;
-  z3::solver solver_;
-  bool checked_ = false;
-  int next_ = 0;
-};
 
 model::Static<SymRel> lift(z3::context* c, const Deadline* d, const model::Static<BitRel>& s) {
   auto k = [&](const BitRel& r) { return SymRel::constant(c, d, r); };
@@ -443,67 +346,18 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   if (!bar) return;
   if (!collectiveResults(smt, g, stuck, value, possible, code)) return;
 
-  // Reads-from: each read reads exactly one write of its location, with the value it returned.
-  SymRel rf(&c, &deadline_, n);
-  for (int r = 0; r < n; ++r) {
-    if (!ev[r].isRead()) continue;
-    deadline_.check();
-    z3::expr_vector choices(c);
-    for (int w = 0; w < n; ++w) {
-      if (!ev[w].isWrite() || ev[w].loc != ev[r].loc) continue;
-      if (std::none_of(possible[r].begin(), possible[r].end(),
-                       [&](int64_t v) { return possible[w].count(v) > 0; }))
-        continue;  // no trace lets r read w's value
-      z3::expr x = smt.fresh("rf");
-      smt.add(z3::implies(x, value[w] == value[r]));
-      rf.at(w, r) = Term::of(x);
-      choices.push_back(x);
-    }
-    if (choices.empty()) return;
-    smt.add(z3::atleast(choices, 1) && z3::atmost(choices, 1));
-  }
-  // Coherence: a strict partial order per location, initial write first, morally strong pairs
-  // ordered (§8.9.6, docs/model.md D8).
-  SymRel co(&c, &deadline_, n);
+  const std::optional<SymRel> rf = readsFrom(smt, deadline_, g, value, possible);
+  if (!rf) return;
   std::vector<std::vector<int>> byLoc(prog_.locNames.size());
   for (int w = 0; w < n; ++w)
     if (ev[w].kind == EventKind::Write) byLoc[ev[w].loc].push_back(w);
-  for (size_t l = 0; l < byLoc.size(); ++l) {
-    for (int w : byLoc[l]) co.at(initOf[l], w) = Term::constant(true);
-    const auto& ws = byLoc[l];
-    for (size_t i = 0; i < ws.size(); ++i)
-      for (size_t j = i + 1; j < ws.size(); ++j) {
-        z3::expr ab = smt.fresh("co"), ba = smt.fresh("co");
-        smt.add(!(ab && ba));
-        if (s.ms.at(ws[i], ws[j]).isTrue()) smt.add(ab || ba);
-        co.at(ws[i], ws[j]) = Term::of(ab);
-        co.at(ws[j], ws[i]) = Term::of(ba);
-      }
-    for (int a : ws) {
-      deadline_.check();  // |ws|^2 terms per write
-      for (int b : ws)
-        for (int d : ws)
-          if (a != b && b != d && a != d)
-            smt.add(!(co.at(a, b) && co.at(b, d)) || co.at(a, d));
-    }
-  }
-  // Fence-SC order: an orientation of every morally strong pair of fence.sc, closed and acyclic.
-  SymRel orient(&c, &deadline_, n);
-  for (int a = 0; a < n; ++a)
-    for (int b = a + 1; b < n; ++b)
-      if (ev[a].isFence() && ev[b].isFence() && ev[a].sem == litmus::Sem::Sc &&
-          ev[b].sem == litmus::Sem::Sc && model::morallyStrong(ev[a], ev[b])) {
-        z3::expr o = smt.fresh("sc");
-        orient.at(a, b) = Term::of(o);
-        orient.at(b, a) = Term::of(!o);
-      }
-  const SymRel sc = plus(orient);
-  for (int i = 0; i < n; ++i) smt.add(!sc.at(i, i));
+  const SymRel co = coherence(smt, deadline_, s, byLoc, initOf);
+  const SymRel sc = fenceScOrder(smt, deadline_, g);
 
   SymbolicCheck check{smt, deadline_};
-  model::ptxModel(s, model::Choice<SymRel>{rf, co, sc, *bar}, check);
+  model::ptxModel(s, model::Choice<SymRel>{*rf, co, sc, *bar}, check);
   if (hangs) {  // no final state: one consistent execution that really hangs is enough
-    assertSpinning(smt, pick, offset, g, rf, co);
+    assertSpinning(smt, pick, offset, g, *rf, co);
     const auto answer = smt.check(deadline_);
     if (answer == Smt::Answer::Unknown) unknown_ = true;
     if (answer == Smt::Answer::Sat) {
