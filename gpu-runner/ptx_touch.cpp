@@ -92,19 +92,18 @@ void emitChoice(PtxText& out, const Plan& plan, int w, uint32_t salt, const std:
 void emitPrefetch(PtxText& out, const litmus::Test& test, const Plan& plan) {
   const std::vector<std::vector<int>> reads = perThread(test, plan, false);
   if (none(reads)) return;
-  const int threads = static_cast<int>(reads.size());
   out.comment("prefetch: in some launches each thread first reads some of the locations it loads");
   emitChoice(out, plan, kPrefetch, 0x50524546, "H_PREFETCHED");
   out.op("mov.u32 %h_e, 0");
   // Fixed mode: the lanes of a warp run different threads, so these branches are not uniform
   const std::string bra = plan.mode == Mode::Fixed ? "bra " : "bra.uni ";
-  for (int t = 0; t < threads; ++t) {
-    if (reads[static_cast<size_t>(t)].empty()) continue;
+  for (size_t t = 0; t < reads.size(); ++t) {
+    if (reads[t].empty()) continue;
     const std::string next = "H_PF" + std::to_string(t);
     out.op("setp.ne.u32 %h_p, %h_t, " + std::to_string(t));
     out.op("@%h_p " + bra + next);
-    for (size_t i = 0; i < reads[static_cast<size_t>(t)].size() && i < 32; ++i) {
-      const std::string v = std::to_string(reads[static_cast<size_t>(t)][i]);
+    for (size_t i = 0; i < reads[t].size() && i < 32; ++i) {
+      const std::string v = std::to_string(reads[t][i]);
       out.op("and.b32 %h_c, %h_b, " + hex(uint64_t{1} << i));
       out.op("setp.ne.u32 %h_q, %h_c, 0");
       out.op("@%h_q ld.relaxed.cta.global.u32 %h_d, [%a" + v + "]");
@@ -118,10 +117,6 @@ void emitPrefetch(PtxText& out, const litmus::Test& test, const Plan& plan) {
   out.op("@%h_q st.volatile.global.u32 [%h_scratch], %h_e");
   out.label("H_PREFETCHED");
 }
-
-}  // namespace gpu
-
-namespace gpu {
 
 void emitLineStress(PtxText& out, const litmus::Test& test, const Plan& plan) {
   const std::vector<std::vector<int>> locs = perThread(test, plan, true);
