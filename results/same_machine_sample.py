@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""A stratified random sample of the peer's allowed variants, for running both harnesses on one GPU.
+
+    results/same_machine_sample.py INDEX.tsv PEER.csv SEED A B C D RESULTS.json... > SAMPLE.tsv
+
+The peer's published H100 column and our runs split the allowed variants into four strata:
+A seen by the peer only, B seen by both, C seen by us only, D seen by neither. The script draws
+A, B, C and D variants from them (seeded) and prints, per variant, what both harnesses need:
+the stratum and its size, the peer's variant name, our test file, and the peer's build line (kernel,
+-D defines, test-parameter file) as their tune.sh derives it from the tuning files. The stratum
+sizes let an estimate of each harness's total over all allowed variants be weighted back.
+INDEX, PEER and RESULTS are as in results/peer_compare.py.
+"""
+import csv
+import gzip
+import json
+import random
+import re
+import sys
+
+# results.csv names the kernels and one thread-block split differently from the build lines.
+KERNEL = {"three_2w": "3.2w", "two_2w": "2+2w", "wrw_2w": "wrw+2w", "z6_3": "z6-3"}
+LOCS = {"isa2": "3-loc.txt", "3.2w": "3-loc.txt", "z6-3": "3-loc.txt"}
+NAME = re.compile(r"^(\w+?)_(TB_[0-9_]+?)_(SCOPE_(?:DEVICE|BLOCK))_"
+                  r"(NO_FENCE|FENCE_SCOPE_(?:DEVICE|BLOCK))_(\w+)$")
+
+
+def build_line(variant):
+    m = NAME.match(variant)
+    if not m:
+        sys.exit(f"{variant}: not a variant name this script knows")
+    test, tb, scope, fence, order = m.groups()
+    kernel = KERNEL.get(test, test)
+    if tb == "TB_1_02":
+        tb = "TB_02_1"
+    defines = [tb, scope] + ([] if fence == "NO_FENCE" else [fence]) + [order]
+    return kernel, ",".join(defines), LOCS.get(kernel, "2-loc.txt")
+
+
+def seen_by_us(paths):
+    hits = set()
+    for p in paths:
+        with (gzip.open(p, "rt") if p.endswith(".gz") else open(p)) as f:
+            for line in f:
+                j = json.loads(line)
+                if (j.get("condition") or 0) > 0:
+                    hits.add(j["test"])
+    return hits
+
+
+def main(index_path, peer_path, seed, sizes, result_paths):
+    with open(peer_path) as f:
+        peer = {r["test"]: r["h100"] == "seen" for r in csv.DictReader(f)}
+    ours = seen_by_us(result_paths)
+    strata = {"A": [], "B": [], "C": [], "D": []}
+    with open(index_path) as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            if row["verdict"] != "allowed":
+                continue
+            for v in row["peer"].split(","):
+                us, them = row["name"] in ours, peer[v]
+                key = "B" if us and them else "A" if them else "C" if us else "D"
+                strata[key].append((v, row["file"]))
+    rng = random.Random(seed)
+    print("stratum\tsize\tvariant\tfile\tkernel\tdefines\tparams")
+    for key, n in zip("ABCD", sizes):
+        pool = sorted(strata[key])
+        for v, file in sorted(rng.sample(pool, min(n, len(pool)))):
+            print("\t".join([key, str(len(pool)), v, file, *build_line(v)]))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 9:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]), [int(x) for x in sys.argv[4:8]], sys.argv[8:])
