@@ -64,7 +64,10 @@ void launchTally(Device& d, Buffers& b, CUdeviceptr cur, CUdeviceptr next, uint3
 
 // With a budget, the launch queue is drained now and then so that the clock says how much GPU time
 // has passed: each batch queues about an eighth of the budget (never more than what is left), so
-// a run ends within a launch or so of its budget and the pipeline stalls a few times only.
+// a run ends within a launch or so of its budget and the pipeline stalls a few times only. A batch
+// has at most as many launches as were timed before it, so that an early estimate that is far off
+// (launches differ: each draws its own stress) cannot queue far past the budget. Without that cap
+// a sweep share once ran 17 times its budget on the H100 (results/h100/issue15-same-machine).
 class BudgetClock {
  public:
   BudgetClock(double budget, std::chrono::steady_clock::time_point start) : budget_(budget), start_(start) {}
@@ -75,7 +78,8 @@ class BudgetClock {
     if (spent >= budget_) return false;
     const double perLaunch = spent / static_cast<double>(std::max<uint64_t>(1, launches));
     const double ahead = std::min(budget_ - spent, budget_ / 8);
-    next_ = launches + std::max<uint64_t>(1, static_cast<uint64_t>(ahead / std::max(perLaunch, 1e-7)));
+    const uint64_t batch = std::max<uint64_t>(1, static_cast<uint64_t>(ahead / std::max(perLaunch, 1e-7)));
+    next_ = launches + std::min(batch, std::max<uint64_t>(1, launches));
     return true;
   }
 

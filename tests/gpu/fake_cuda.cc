@@ -14,7 +14,9 @@
 // test whose PTX names NAME fail its first launch with CUDA_ERROR_LAUNCH_FAILED (719), after which
 // every call of that process fails so (a sticky error, as a real fault leaves the context).
 // $FAKE_CUDA_LAUNCH_US=N: each tally launch stands for N microseconds of GPU time, spent in the
-// next cuCtxSynchronize (for per-test budgets).
+// next cuCtxSynchronize (for per-test budgets). $FAKE_CUDA_FAST_LAUNCHES=K: the first K tally
+// launches after each module load cost 1% of that, as when a test's first launches are quick
+// and its later ones slow (a budget's first estimate of the time per launch is then far off).
 // $FAKE_CUDA_DEVICES=N: the driver sees N devices (default 1), each with its primary context and
 // modules; the context log names the device ("retain PID DEV", "load PID NAME DEV"), and the
 // launch log appends " gpu DEV" to launches on devices other than 0. Peer access is possible
@@ -42,6 +44,8 @@ namespace {
 struct Fake {
   uint64_t instances = 0;
   uint64_t pending = 0;  // tally launches since the last cuCtxSynchronize
+  uint64_t pendingUs = 0;  // the GPU time they stand for ($FAKE_CUDA_LAUNCH_US)
+  uint64_t tallies = 0;    // tally launches since the module was loaded
   bool hang = false;
   bool fault = false;   // this module's launches fail
   bool sticky = false;  // a launch failed: the context is broken
@@ -166,6 +170,12 @@ int launch(void* f, void** args) {
   }
   if (f != &devs[current].tally) return 0;
   ++fake.pending;
+  if (const char* us = std::getenv("FAKE_CUDA_LAUNCH_US")) {
+    const char* fast = std::getenv("FAKE_CUDA_FAST_LAUNCHES");
+    const uint64_t cost = std::strtoull(us, nullptr, 10);
+    fake.pendingUs += fast && fake.tallies < std::strtoull(fast, nullptr, 10) ? cost / 100 : cost;
+  }
+  ++fake.tallies;
   uint32_t mode = 0, n = 0;
   std::memcpy(&mode, args[6], 4);
   std::memcpy(&n, args[7], 4);  // word 0 of the launch record: its instances
@@ -232,9 +242,8 @@ int cuCtxSynchronize() {
       }
     devs[current].queued = 0;
   }
-  if (const char* us = std::getenv("FAKE_CUDA_LAUNCH_US"))
-    usleep(static_cast<useconds_t>(fake.pending * std::strtoull(us, nullptr, 10)));
-  fake.pending = 0;
+  usleep(static_cast<useconds_t>(fake.pendingUs));
+  fake.pending = fake.pendingUs = 0;
   return fake.sticky ? kLaunchFailed : 0;
 }
 int cuModuleLoadDataEx(void** module, const void* image, unsigned n, int* options, void** values) {
@@ -249,7 +258,7 @@ int cuModuleLoadDataEx(void** module, const void* image, unsigned n, int* option
   const char* fault = std::getenv("FAKE_CUDA_FAULT");
   fake.fault = fault && *fault && std::strstr(static_cast<const char*>(image), fault);
   fake.name = testName(static_cast<const char*>(image));
-  fake.instances = fake.pending = 0;
+  fake.instances = fake.pending = fake.pendingUs = fake.tallies = 0;
   fake.last = nullptr;
   Dev& d = devs[current];
   d.index = 0;
