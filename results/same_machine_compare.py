@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """Both harnesses on one GPU: the stratified sample's variants seen by each, and totals weighted back.
 
-    results/same_machine_compare.py SAMPLE.tsv PEER.tsv OURS.json[.gz]
+    results/same_machine_compare.py SAMPLE.tsv[,...] PEER.tsv[,...] OURS.json[.gz][,...]
 
 SAMPLE.tsv is results/same_machine_sample.py's output; PEER.tsv the summary lines of
 results/h100/issue15-same-machine/run.sh peer (variant, calls, weak, instances, wall ms, failed
-calls); OURS.json the `litmus run --json` file of run.sh ours. A variant counts as seen by us when
+calls); OURS.json the `litmus run --json` file of run.sh ours. Each may be a comma-separated list
+(a sample and its extensions). A variant that has no result from both harnesses is listed and
+left out of both sides. A variant counts as seen by us when
 the test that stands for it satisfied its condition. Each stratum's share seen is weighted by the
-stratum's size to estimate what each harness would see over all allowed variants, with a 95%
-interval from the per-stratum binomial variances (normal approximation, finite-population
-corrected): a sample estimate, not a count.
+stratum's size to estimate what each harness would see over all allowed variants: a sample
+estimate, not a count. Its bounds add up each stratum's 95% Wilson interval, so they hold at
+better than 95% jointly but are wide where a stratum is large and its sample small. The paired
+line counts the sampled variants seen by one harness only, with an exact sign test (unweighted:
+it speaks of the sample, not of all variants).
 """
 import csv
 import gzip
@@ -20,33 +24,47 @@ import sys
 from collections import defaultdict
 
 
-def load(sample_path, peer_path, ours_path):
-    with open(sample_path) as f:
-        sample = list(csv.DictReader(f, delimiter="\t"))
+def load(sample_paths, peer_paths, ours_paths):
+    sample = []
+    for path in sample_paths.split(","):
+        with open(path) as f:
+            sample += list(csv.DictReader(f, delimiter="\t"))
     peer = {}
-    with open(peer_path) as f:
-        for line in f:
-            v, calls, weak, total, ms, failed = line.rstrip("\n").split("\t")
-            peer[v] = (int(weak), int(total), int(ms), int(calls), int(failed))
+    for path in peer_paths.split(","):
+        with open(path) as f:
+            for line in f:
+                v, calls, weak, total, ms, failed = line.rstrip("\n").split("\t")
+                peer[v] = (int(weak), int(total), int(ms), int(calls), int(failed))
     ours = {}
-    with (gzip.open(ours_path, "rt") if ours_path.endswith(".gz") else open(ours_path)) as f:
-        for line in f:
-            j = json.loads(line)
-            ours[os.path.basename(j["file"])] = (j.get("condition") or 0, j.get("instances") or 0,
-                                                 j.get("seconds") or 0.0)
+    for path in ours_paths.split(","):
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+            for line in f:
+                j = json.loads(line)
+                ours[os.path.basename(j["file"])] = (j.get("condition") or 0, j.get("instances") or 0,
+                                                     j.get("seconds") or 0.0)
     return sample, peer, ours
 
 
+def wilson(k, n, z=1.96):
+    centre = (k + z * z / 2) / (n + z * z)
+    half = z * math.sqrt(k * (n - k) / n + z * z / 4) / (n + z * z)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def estimate(rows, key):
-    total, var = 0.0, 0.0
+    """Point estimate and conservative bounds: the strata's 95% Wilson bounds, added up."""
+    total, low, high = 0.0, 0.0, 0.0
     for size, seen in rows.values():
         n, k = len(seen), sum(1 for s in seen if s[key])
-        p = k / n
-        total += size * p
-        if n > 1:
-            var += size * size * p * (1 - p) / (n - 1) * (1 - n / size)
-    half = 1.96 * math.sqrt(var)
-    return f"{total:.0f} ({max(0, total - half):.0f} to {total + half:.0f})"
+        lo, hi = wilson(k, n)
+        total, low, high = total + size * k / n, low + size * lo, high + size * hi
+    return f"{total:.0f} ({low:.0f} to {high:.0f})"
+
+
+def sign_test(a, b):
+    """Two-sided exact sign test on the discordant pairs (a only one side, b only the other)."""
+    n, k = a + b, min(a, b)
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n) if n else 1.0
 
 
 def main(sample_path, peer_path, ours_path):
@@ -54,7 +72,8 @@ def main(sample_path, peer_path, ours_path):
     strata = defaultdict(lambda: [0, []])
     for r in sample:
         if r["variant"] not in peer or r["file"] not in ours:
-            sys.exit(f"{r['variant']}: no result from both harnesses")
+            print(f"left out, no result from both harnesses: {r['stratum']} {r['variant']}")
+            continue
         pw, pt, pms, _, _ = peer[r["variant"]]
         oc, oi, osec = ours[r["file"]]
         strata[r["stratum"]][0] = int(r["size"])
@@ -74,8 +93,13 @@ def main(sample_path, peer_path, ours_path):
     allv = [s for _, seen in strata.values() for s in seen]
     print(f"\nwall seconds per variant, peer: {sum(s['ps'] for s in allv) / len(allv):.1f}; "
           f"GPU seconds per test, ours: {sum(s['os'] for s in allv) / len(allv):.1f}")
-    print(f"estimated allowed variants seen over all {sum(v[0] for v in strata.values())}, "
-          f"95% interval: peer harness {estimate(strata, 'peer')}; ours {estimate(strata, 'ours')}")
+    only_ours = sum(1 for s in allv if s["ours"] and not s["peer"])
+    only_peer = sum(1 for s in allv if s["peer"] and not s["ours"])
+    print(f"paired: {len(allv)} variants, {only_ours} seen only by ours, {only_peer} only by the peer's "
+          f"harness; sign test p = {sign_test(only_ours, only_peer):.2g}")
+    print(f"estimated allowed variants seen over all {sum(v[0] for v in strata.values())} "
+          f"(bounds: strata's Wilson 95% added): peer harness {estimate(strata, 'peer')}; "
+          f"ours {estimate(strata, 'ours')}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A stratified random sample of the peer's allowed variants, for running both harnesses on one GPU.
 
-    results/same_machine_sample.py INDEX.tsv PEER.csv SEED A B C D RESULTS.json... > SAMPLE.tsv
+    results/same_machine_sample.py [--exclude SAMPLE.tsv] INDEX.tsv PEER.csv SEED A B C D RESULTS.json...
+
 
 The peer's published H100 column and our runs split the allowed variants into four strata:
 A seen by the peer only, B seen by both, C seen by us only, D seen by neither. The script draws
@@ -9,7 +10,8 @@ A, B, C and D variants from them (seeded) and prints, per variant, what both har
 the stratum and its size, the peer's variant name, our test file, and the peer's build line (kernel,
 -D defines, test-parameter file) as their tune.sh derives it from the tuning files. The stratum
 sizes let an estimate of each harness's total over all allowed variants be weighted back.
-INDEX, PEER and RESULTS are as in results/peer_compare.py.
+INDEX, PEER and RESULTS are as in results/peer_compare.py. --exclude draws from what an earlier
+sample left, so that the two together are one larger random sample of each stratum.
 """
 import csv
 import gzip
@@ -48,7 +50,7 @@ def seen_by_us(paths):
     return hits
 
 
-def main(index_path, peer_path, seed, sizes, result_paths):
+def main(index_path, peer_path, seed, sizes, result_paths, exclude):
     with open(peer_path) as f:
         peer = {r["test"]: r["h100"] == "seen" for r in csv.DictReader(f)}
     ours = seen_by_us(result_paths)
@@ -60,16 +62,23 @@ def main(index_path, peer_path, seed, sizes, result_paths):
             for v in row["peer"].split(","):
                 us, them = row["name"] in ours, peer[v]
                 key = "B" if us and them else "A" if them else "C" if us else "D"
-                strata[key].append((v, row["file"]))
+                if v not in exclude:
+                    strata[key].append((v, row["file"]))
     rng = random.Random(seed)
     print("stratum\tsize\tvariant\tfile\tkernel\tdefines\tparams")
     for key, n in zip("ABCD", sizes):
         pool = sorted(strata[key])
+        size = len(pool) + sum(1 for k in exclude.values() if k == key)
         for v, file in sorted(rng.sample(pool, min(n, len(pool)))):
-            print("\t".join([key, str(len(pool)), v, file, *build_line(v)]))
+            print("\t".join([key, str(size), v, file, *build_line(v)]))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 9:
+    args, exclude = sys.argv[1:], {}
+    if args[:1] == ["--exclude"] and len(args) > 1:
+        with open(args[1]) as f:
+            exclude = {r["variant"]: r["stratum"] for r in csv.DictReader(f, delimiter="\t")}
+        args = args[2:]
+    if len(args) < 8:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]), [int(x) for x in sys.argv[4:8]], sys.argv[8:])
+    main(args[0], args[1], int(args[2]), [int(x) for x in args[3:7]], args[7:], exclude)
