@@ -43,8 +43,7 @@ namespace {
 
 struct Fake {
   uint64_t instances = 0;
-  uint64_t pending = 0;  // tally launches since the last cuCtxSynchronize
-  uint64_t pendingUs = 0;  // the GPU time they stand for ($FAKE_CUDA_LAUNCH_US)
+  uint64_t pendingUs = 0;  // GPU time of the tally launches since the last cuCtxSynchronize
   uint64_t tallies = 0;    // tally launches since the module was loaded
   bool hang = false;
   bool fault = false;   // this module's launches fail
@@ -169,7 +168,6 @@ int launch(void* f, void** args) {
     return kLaunchFailed;
   }
   if (f != &devs[current].tally) return 0;
-  ++fake.pending;
   if (const char* us = std::getenv("FAKE_CUDA_LAUNCH_US")) {
     const char* fast = std::getenv("FAKE_CUDA_FAST_LAUNCHES");
     const uint64_t cost = std::strtoull(us, nullptr, 10);
@@ -242,8 +240,8 @@ int cuCtxSynchronize() {
       }
     devs[current].queued = 0;
   }
-  usleep(static_cast<useconds_t>(fake.pendingUs));
-  fake.pending = fake.pendingUs = 0;
+  if (fake.pendingUs) usleep(static_cast<useconds_t>(fake.pendingUs));
+  fake.pendingUs = 0;
   return fake.sticky ? kLaunchFailed : 0;
 }
 int cuModuleLoadDataEx(void** module, const void* image, unsigned n, int* options, void** values) {
@@ -258,7 +256,7 @@ int cuModuleLoadDataEx(void** module, const void* image, unsigned n, int* option
   const char* fault = std::getenv("FAKE_CUDA_FAULT");
   fake.fault = fault && *fault && std::strstr(static_cast<const char*>(image), fault);
   fake.name = testName(static_cast<const char*>(image));
-  fake.instances = fake.pending = fake.pendingUs = fake.tallies = 0;
+  fake.instances = fake.pendingUs = fake.tallies = 0;
   fake.last = nullptr;
   Dev& d = devs[current];
   d.index = 0;
