@@ -18,6 +18,16 @@ import sys
 from collections import defaultdict
 
 
+def condition_hits(path):
+    """A `litmus run --json` file's tests, each with the most condition hits any of its runs had."""
+    hits = {}
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        for line in f:
+            j = json.loads(line)
+            hits[j["test"]] = max(hits.get(j["test"], 0), j.get("condition") or 0)
+    return hits
+
+
 def main(index_path, peer_path, result_paths):
     variants = {}  # peer name -> (our test, family, our model verdict)
     with open(index_path) as f:
@@ -26,14 +36,7 @@ def main(index_path, peer_path, result_paths):
                 variants[v] = (row["name"], row["family"], row["verdict"])
     with open(peer_path) as f:
         peer = {r["test"]: r for r in csv.DictReader(f)}
-    runs = []  # per results file: test -> condition hits
-    for p in result_paths:
-        hits = {}
-        with (gzip.open(p, "rt") if p.endswith(".gz") else open(p)) as f:
-            for line in f:
-                j = json.loads(line)
-                hits[j["test"]] = max(hits.get(j["test"], 0), j.get("condition") or 0)
-        runs.append(hits)
+    runs = [condition_hits(p) for p in result_paths]
     rows = defaultdict(lambda: defaultdict(int))
     disagree = 0
     for v, (test, fam, verdict) in variants.items():

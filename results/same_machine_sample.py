@@ -14,11 +14,11 @@ INDEX, PEER and RESULTS are as in results/peer_compare.py. --exclude draws from 
 sample left, so that the two together are one larger random sample of each stratum.
 """
 import csv
-import gzip
-import json
 import random
 import re
 import sys
+
+from peer_compare import condition_hits
 
 # results.csv names the kernels and one thread-block split differently from the build lines.
 KERNEL = {"three_2w": "3.2w", "two_2w": "2+2w", "wrw_2w": "wrw+2w", "z6_3": "z6-3"}
@@ -40,14 +40,7 @@ def build_line(variant):
 
 
 def seen_by_us(paths):
-    hits = set()
-    for p in paths:
-        with (gzip.open(p, "rt") if p.endswith(".gz") else open(p)) as f:
-            for line in f:
-                j = json.loads(line)
-                if (j.get("condition") or 0) > 0:
-                    hits.add(j["test"])
-    return hits
+    return {test for p in paths for test, hits in condition_hits(p).items() if hits > 0}
 
 
 def main(index_path, peer_path, seed, sizes, result_paths, exclude):
