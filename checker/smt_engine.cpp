@@ -48,6 +48,7 @@ model::Static<SymRel> lift(z3::context* c, const Deadline* d, const model::Stati
   o.FAcqU = k(s.FAcqU);
   for (const auto& key : s.restrictKeys) o.restrictKeys.push_back({k(key.from), k(key.rel), k(key.acq)});
   o.restricted = s.restricted;
+  o.relPat = k(s.relPat); o.acqPat = k(s.acqPat); o.barRel = k(s.barRel); o.barAcq = k(s.barAcq);
   return o;
 }
 

@@ -1,86 +1,188 @@
 #include "model/bitrel.h"
 
+#include <algorithm>
+#include <bit>
+
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/depth_first_search.hpp>
 
 namespace model {
 
+bool ConstRowRef::any() const {
+  for (int i = 0; i < words_; ++i)
+    if (w_[i]) return true;
+  return false;
+}
+
+bool ConstRowRef::intersects(ConstRowRef o) const {
+  for (int i = 0; i < words_; ++i)
+    if (w_[i] & o.w_[i]) return true;
+  return false;
+}
+
+int ConstRowRef::first() const { return next(-1); }
+
+int ConstRowRef::next(int j) const {
+  ++j;
+  int i = j >> 6;
+  if (i >= words_) return -1;
+  uint64_t word = w_[i] & (~uint64_t{0} << (j & 63));
+  while (true) {
+    if (word) return (i << 6) + std::countr_zero(word);
+    if (++i >= words_) return -1;
+    word = w_[i];
+  }
+}
+
+BitRel::BitRel(int n) : n_(n), w_((n + 63) / 64) {
+  if (wordsTotal() > kInlineWords) big_.assign(wordsTotal(), 0);
+  else std::fill(small_, small_ + wordsTotal(), 0);
+}
+
+// Copies move only the words in use: most relations are far smaller than the inline buffer.
+BitRel::BitRel(const BitRel& o) : n_(o.n_), w_(o.w_) {
+  if (wordsTotal() > kInlineWords) big_ = o.big_;
+  else std::copy(o.small_, o.small_ + wordsTotal(), small_);
+}
+
+BitRel::BitRel(BitRel&& o) noexcept : n_(o.n_), w_(o.w_), big_(std::move(o.big_)) {
+  if (wordsTotal() <= kInlineWords) std::copy(o.small_, o.small_ + wordsTotal(), small_);
+  o.n_ = o.w_ = 0;
+}
+
+BitRel& BitRel::operator=(const BitRel& o) {
+  if (this == &o) return *this;
+  n_ = o.n_;
+  w_ = o.w_;
+  if (wordsTotal() > kInlineWords) {
+    big_ = o.big_;
+  } else {
+    std::copy(o.small_, o.small_ + wordsTotal(), small_);
+  }
+  return *this;
+}
+
+BitRel& BitRel::operator=(BitRel&& o) noexcept {
+  if (this == &o) return *this;
+  n_ = o.n_;
+  w_ = o.w_;
+  if (wordsTotal() > kInlineWords) {
+    big_ = std::move(o.big_);
+  } else {
+    std::copy(o.small_, o.small_ + wordsTotal(), small_);
+  }
+  o.n_ = o.w_ = 0;
+  return *this;
+}
+
 BitRel BitRel::identity(int n) {
   BitRel r(n);
-  for (int i = 0; i < n; ++i) r.row(i)[i] = true;
+  for (int i = 0; i < n; ++i) r.set(i, i);
   return r;
 }
 
 BitRel BitRel::diag(int n, const Row& set) {
   BitRel r(n);
-  for (int i = 0; i < n; ++i) r.row(i)[i] = set[i];
+  for (int i = 0; i < n; ++i)
+    if (set[i]) r.set(i, i);
   return r;
 }
 
 BitRel& BitRel::operator|=(const BitRel& o) {
-  for (int i = 0; i < n_; ++i) row(i) |= o.row(i);
+  uint64_t* a = data();
+  const uint64_t* b = o.data();
+  for (size_t i = 0; i < wordsTotal(); ++i) a[i] |= b[i];
   return *this;
 }
 BitRel& BitRel::operator&=(const BitRel& o) {
-  for (int i = 0; i < n_; ++i) row(i) &= o.row(i);
+  uint64_t* a = data();
+  const uint64_t* b = o.data();
+  for (size_t i = 0; i < wordsTotal(); ++i) a[i] &= b[i];
   return *this;
 }
 BitRel& BitRel::operator-=(const BitRel& o) {
-  for (int i = 0; i < n_; ++i) row(i) &= ~o.row(i);
+  uint64_t* a = data();
+  const uint64_t* b = o.data();
+  for (size_t i = 0; i < wordsTotal(); ++i) a[i] &= ~b[i];
   return *this;
 }
 
-// Relations of litmus tests are sparse: the loops below visit set bits only (_Find_first and
-// _Find_next are libstdc++'s, and a row's bits past n_ are always clear).
+// Relations of litmus tests are sparse: composition visits set bits only, either those of `a`
+// (each adds a row of b), or, when b has few non-empty rows (b is a set [S], or a relation out of
+// a few events) and a is dense (a transitive order), b's non-empty rows j and the events i with
+// i a j: the second costs n per such row instead of a's size.
 BitRel operator*(const BitRel& a, const BitRel& b) {
   BitRel r(a.n_);
-  for (int i = 0; i < a.n_; ++i) {
-    const auto& ai = a.row(i);
-    auto& ri = r.row(i);
-    for (size_t j = ai._Find_first(); j < ai.size(); j = ai._Find_next(j)) ri |= b.row(static_cast<int>(j));
+  const int n = a.n_, w = a.w_;
+  const uint64_t* ad = a.data();
+  const uint64_t* bd = b.data();
+  uint64_t* rd = r.data();
+  // a's size, counted only as far as the choice needs (bit counts without a popcnt instruction
+  // are a library call)
+  size_t rowsB = 0;
+  for (int j = 0; j < n; ++j) rowsB += b.row(j).any();
+  const size_t columnCost = rowsB * static_cast<size_t>(n);
+  size_t bitsA = 0;
+  for (size_t i = 0; i < a.wordsTotal() && bitsA <= columnCost; ++i)
+    for (uint64_t word = ad[i]; word && bitsA <= columnCost; word &= word - 1) ++bitsA;
+  if (columnCost < bitsA) {
+    for (int j = 0; j < n; ++j) {
+      if (b.row(j).none()) continue;
+      const uint64_t* bj = bd + static_cast<size_t>(j) * w;
+      const uint64_t mask = uint64_t{1} << (j & 63);
+      for (int i = 0; i < n; ++i)
+        if (ad[static_cast<size_t>(i) * w + (j >> 6)] & mask) {
+          uint64_t* ri = rd + static_cast<size_t>(i) * w;
+          for (int x = 0; x < w; ++x) ri[x] |= bj[x];
+        }
+    }
+    return r;
+  }
+  for (int i = 0; i < n; ++i) {
+    uint64_t* ri = rd + static_cast<size_t>(i) * w;
+    for (int k = 0; k < w; ++k)
+      for (uint64_t word = ad[static_cast<size_t>(i) * w + k]; word; word &= word - 1) {
+        const uint64_t* bj = bd + static_cast<size_t>((k << 6) + std::countr_zero(word)) * w;
+        for (int x = 0; x < w; ++x) ri[x] |= bj[x];
+      }
   }
   return r;
 }
 
 bool BitRel::operator==(const BitRel& o) const {
   if (n_ != o.n_) return false;
-  for (int i = 0; i < n_; ++i)
-    if (row(i) != o.row(i)) return false;
-  return true;
+  return std::equal(data(), data() + wordsTotal(), o.data());
 }
 
 bool BitRel::empty() const {
-  for (int i = 0; i < n_; ++i)
-    if (row(i).any()) return false;
-  return true;
+  return std::all_of(data(), data() + wordsTotal(), [](uint64_t x) { return x == 0; });
 }
 
 bool BitRel::irreflexive() const {
   for (int i = 0; i < n_; ++i)
-    if (row(i)[i]) return false;
+    if (get(i, i)) return false;
   return true;
 }
 
 bool BitRel::subsetOf(const BitRel& o) const {
-  for (int i = 0; i < n_; ++i)
-    if ((row(i) & ~o.row(i)).any()) return false;
+  const uint64_t* a = data();
+  const uint64_t* b = o.data();
+  for (size_t i = 0; i < wordsTotal(); ++i)
+    if (a[i] & ~b[i]) return false;
   return true;
 }
 
 std::vector<std::pair<int, int>> BitRel::edges() const {
   std::vector<std::pair<int, int>> out;
   for (int i = 0; i < n_; ++i)
-    for (int j = 0; j < n_; ++j)
-      if (row(i)[j]) out.emplace_back(i, j);
+    for (int j = row(i).first(); j >= 0; j = row(i).next(j)) out.emplace_back(i, j);
   return out;
 }
 
 BitRel inv(const BitRel& r) {
   BitRel t(r.size());
-  for (int i = 0; i < r.size(); ++i) {
-    const auto& ri = r.row(i);
-    for (size_t j = ri._Find_first(); j < ri.size(); j = ri._Find_next(j)) t.set(static_cast<int>(j), i);
-  }
+  for (int i = 0; i < r.size(); ++i)
+    for (int j = r.row(i).first(); j >= 0; j = r.row(i).next(j)) t.set(j, i);
   return t;
 }
 
@@ -89,9 +191,10 @@ BitRel plus(const BitRel& r) {
   BitRel c = r;
   const int n = r.size();
   for (int k = 0; k < n; ++k) {
-    if (c.row(k).none()) continue;
+    const ConstRowRef ck = std::as_const(c).row(k);
+    if (ck.none()) continue;
     for (int i = 0; i < n; ++i)
-      if (c.get(i, k)) c.row(i) |= c.row(k);
+      if (c.get(i, k)) c.row(i) |= ck;
   }
   return c;
 }
@@ -100,17 +203,22 @@ BitRel plus(const BitRel& r) {
 // cycle. Visiting events from the last, most relations of a test (which follow program order)
 // peel in one or two passes; cheaper than plus() followed by a look at the diagonal.
 bool acyclic(const BitRel& r) {
-  BitRel::Row left;
-  for (int i = 0; i < r.size(); ++i) left.set(i);
-  for (bool changed = true; changed && left.any();) {
+  const int n = r.size();
+  if (n == 0) return true;
+  std::vector<uint64_t> left(static_cast<size_t>((n + 63) / 64), 0);
+  for (int i = 0; i < n; ++i) left[i >> 6] |= uint64_t{1} << (i & 63);
+  const ConstRowRef leftRow(left.data(), static_cast<int>(left.size()));
+  int remaining = n;
+  for (bool changed = true; changed && remaining > 0;) {
     changed = false;
-    for (int i = r.size() - 1; i >= 0; --i)
-      if (left[i] && (r.row(i) & left).none()) {
-        left.reset(i);
+    for (int i = n - 1; i >= 0; --i)
+      if (leftRow[i] && !r.row(i).intersects(leftRow)) {
+        left[i >> 6] &= ~(uint64_t{1} << (i & 63));
+        --remaining;
         changed = true;
       }
   }
-  return left.none();
+  return remaining == 0;
 }
 
 BitRel star(const BitRel& r) { return plus(r) | BitRel::identity(r.size()); }
@@ -123,8 +231,7 @@ using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 Graph toGraph(const BitRel& r) {
   Graph g(r.size());
   for (int i = 0; i < r.size(); ++i)
-    for (int j = 0; j < r.size(); ++j)
-      if (r.get(i, j)) boost::add_edge(i, j, g);
+    for (int j = r.row(i).first(); j >= 0; j = r.row(i).next(j)) boost::add_edge(i, j, g);
   return g;
 }
 

@@ -3,31 +3,76 @@
 // engine evaluates the same model text over Boolean terms instead.
 #pragma once
 
-#include <array>
 #include <bitset>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 namespace model {
 
-// Candidate executions of litmus tests are small; past this the symbolic engine is the tool.
-inline constexpr int kMaxEvents = 128;
+// The most events one candidate execution may have (a production-size pipeline has a few
+// hundred). A relation's rows are as wide as its own event count needs, so small tests pay
+// for one 64-bit word per row, not for this bound.
+inline constexpr int kMaxEvents = 1024;
+
+// A row of a relation inside its matrix: the successors of one event.
+class ConstRowRef {
+ public:
+  ConstRowRef(const uint64_t* w, int words) : w_(w), words_(words) {}
+  bool operator[](int j) const { return w_[j >> 6] >> (j & 63) & 1; }
+  bool any() const;
+  bool none() const { return !any(); }
+  bool intersects(ConstRowRef o) const;
+  int first() const;       // the least member, or -1
+  int next(int j) const;   // the least member above j, or -1
+  const uint64_t* words() const { return w_; }
+  int wordCount() const { return words_; }
+
+ private:
+  const uint64_t* w_;
+  int words_;
+};
+
+class RowRef {
+ public:
+  RowRef(uint64_t* w, int words) : w_(w), words_(words) {}
+  operator ConstRowRef() const { return {w_, words_}; }
+  bool operator[](int j) const { return w_[j >> 6] >> (j & 63) & 1; }
+  bool any() const { return ConstRowRef(*this).any(); }
+  bool none() const { return !any(); }
+  RowRef& operator|=(ConstRowRef o) {
+    for (int i = 0; i < words_; ++i) w_[i] |= o.words()[i];
+    return *this;
+  }
+
+ private:
+  uint64_t* w_;
+  int words_;
+};
 
 class BitRel {
  public:
+  // A set of events, on its own (not a row of a matrix).
   using Row = std::bitset<kMaxEvents>;
 
   BitRel() = default;
-  explicit BitRel(int n) : n_(n) {
-    if (n > kInline) big_.resize(static_cast<size_t>(n));
-  }
+  explicit BitRel(int n);
+  BitRel(const BitRel& o);
+  BitRel(BitRel&& o) noexcept;
+  BitRel& operator=(const BitRel& o);
+  BitRel& operator=(BitRel&& o) noexcept;
+  ~BitRel() = default;
 
   int size() const { return n_; }
-  bool get(int a, int b) const { return rows_data()[a][b]; }
-  void set(int a, int b, bool v = true) { rows_data()[a][b] = v; }
-  const Row& row(int a) const { return rows_data()[a]; }
-  Row& row(int a) { return rows_data()[a]; }
+  bool get(int a, int b) const { return data()[a * w_ + (b >> 6)] >> (b & 63) & 1; }
+  void set(int a, int b, bool v = true) {
+    uint64_t& word = data()[a * w_ + (b >> 6)];
+    const uint64_t bit = uint64_t{1} << (b & 63);
+    word = v ? word | bit : word & ~bit;
+  }
+  ConstRowRef row(int a) const { return {data() + a * w_, w_}; }
+  RowRef row(int a) { return {data() + a * w_, w_}; }
 
   static BitRel identity(int n);
   // The identity restricted to a set: herd's [S].
@@ -50,16 +95,25 @@ class BitRel {
   std::vector<std::pair<int, int>> edges() const;
 
  private:
-  // Most relations of a litmus test have few events: up to kInline rows live in the object, so
-  // that building the many intermediate relations of the model allocates nothing (allocation was
-  // about 40% of the explicit engine's time). Unused inline rows stay clear.
-  static constexpr int kInline = 32;
+  // Most relations of a litmus test have few events: up to kInlineWords words live in the
+  // object (64 events at one word a row), so that building the many intermediate relations of
+  // the model allocates nothing (allocation was about 40% of the explicit engine's time). Words
+  // past the last event of a row are always clear.
+  static constexpr int kInlineWords = 64;
   int n_ = 0;
-  std::array<Row, kInline> small_{};
-  std::vector<Row> big_;
-  Row* rows_data() { return n_ <= kInline ? small_.data() : big_.data(); }
-  const Row* rows_data() const { return n_ <= kInline ? small_.data() : big_.data(); }
+  int w_ = 0;  // words per row
+  uint64_t small_[kInlineWords];  // the first wordsTotal() are in use (and initialised)
+  std::vector<uint64_t> big_;
+  size_t wordsTotal() const { return static_cast<size_t>(n_) * w_; }
+  uint64_t* data() { return wordsTotal() <= kInlineWords ? small_ : big_.data(); }
+  const uint64_t* data() const { return wordsTotal() <= kInlineWords ? small_ : big_.data(); }
 };
+
+// A set of events, united with a row of a relation.
+inline BitRel::Row& operator|=(BitRel::Row& s, ConstRowRef r) {
+  for (int j = r.first(); j >= 0; j = r.next(j)) s.set(static_cast<size_t>(j));
+  return s;
+}
 
 BitRel inv(const BitRel& r);
 BitRel plus(const BitRel& r);  // transitive closure r+

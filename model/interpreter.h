@@ -18,7 +18,9 @@ using litmus::Instr;
 using litmus::Opcode;
 using litmus::Operand;
 
-using Taint = std::bitset<kMaxEvents>;  // trace-local indices of the reads a value depends on
+// The most events one thread's path may have.
+inline constexpr int kMaxTraceEvents = 256;
+using Taint = std::bitset<kMaxTraceEvents>;  // trace-local indices of the reads a value depends on
 
 // Events of asynchronous operations not committed yet (open), and of each committed group not
 // completed yet, oldest first.
@@ -147,7 +149,7 @@ class Interpreter {
   // trace-local index.
   int emit(Path& p, Event e, const Taint& data, Val v) const {
     const int k = static_cast<int>(p.trace.events.size());
-    if (k >= kMaxEvents)
+    if (k >= kMaxTraceEvents)
       throw litmus::Error(th_.code[p.pc].loc, "thread " + th_.name + " has too many events for the "
                                               "explicit engine (lower --unroll)");
     const Taint all = data | p.ctrl;

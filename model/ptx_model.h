@@ -5,6 +5,8 @@
 #pragma once
 
 #include <array>
+#include <concepts>
+#include <optional>
 #include <vector>
 
 #include "model/axioms.h"
@@ -63,6 +65,10 @@ struct Static {
   Rel FRelU, FAcqU;
   std::vector<RestrictKey> restrictKeys;
   bool restricted = false;        // some restricted fence releases or acquires
+  // The union of the release patterns, acquire patterns, barrier releases and barrier acquires
+  // below, every fence counted: they depend on the events only, so they are built once per
+  // combination of paths (withPatterns) rather than once per derivation.
+  Rel relPat, acqPat, barRel, barAcq;
 };
 
 // The relations an execution chooses: reads-from, coherence order, Fence-SC order, and `bar`:
@@ -118,18 +124,45 @@ Rel unionOf(std::array<Part<Rel>, N> parts) {
   return r;
 }
 
-// §8.9.4 synchronizes-with, counting the release fences fRel and acquire fences fAcq.
+// §8.9.4 synchronizes-with from the release patterns relPat and acquire patterns acqPat (§8.8),
+// whose ends are morally strong, Fence-SC order, and barriers (barRel, barAcq).
+template <class Rel>
+Rel synchronizesWith(const Static<Rel>& s, const Rel& obs, const Rel& sc, const Rel& bar, const Rel& relPat,
+                     const Rel& acqPat, const Rel& barRel, const Rel& barAcq) {
+  const Rel swMem = s.ms & (relPat * obs * acqPat);
+  return swMem | (s.ms & (barRel * (s.ms & bar) * barAcq)) | sc;
+}
+
+// ... counting the release fences fRel and acquire fences fAcq.
 template <class Rel>
 Rel synchronizesWith(const Static<Rel>& s, const Rel& obs, const Rel& sc, const Rel& bar, const Rel& fRel,
                      const Rel& fAcq) {
-  // §8.8 release and acquire patterns, whose ends are morally strong, and Fence-SC order ...
-  const Rel relPat = unionOf(releasePatterns(s, fRel));
-  const Rel acqPat = unionOf(acquirePatterns(s, fAcq));
-  const Rel swMem = s.ms & (relPat * obs * acqPat);
-  // ... and barriers (barrierReleases, barrierAcquires)
-  const Rel barRel = unionOf(barrierReleases(s, fRel));
-  const Rel barAcq = unionOf(barrierAcquires(s, fAcq));
-  return swMem | (s.ms & (barRel * (s.ms & bar) * barAcq)) | sc;
+  return synchronizesWith(s, obs, sc, bar, unionOf(releasePatterns(s, fRel)),
+                          unionOf(acquirePatterns(s, fAcq)), unionOf(barrierReleases(s, fRel)),
+                          unionOf(barrierAcquires(s, fAcq)));
+}
+
+// The static relations with their patterns built (Static::relPat ...).
+template <class Rel>
+void withPatterns(Static<Rel>& s) {
+  s.relPat = unionOf(releasePatterns(s));
+  s.acqPat = unionOf(acquirePatterns(s));
+  s.barRel = unionOf(barrierReleases(s));
+  s.barAcq = unionOf(barrierAcquires(s));
+}
+
+// For evaluating fixed points: whether r is known to be empty, and the part of r beyond what
+// `known` has. Concrete relations tell; symbolic ones (which cannot) answer "not known empty"
+// and r itself, which gives the same fixed point after the same number of steps.
+template <class Rel>
+bool nothing(const Rel& r) {
+  if constexpr (requires { { r.empty() } -> std::convertible_to<bool>; }) return r.empty();
+  else return false;
+}
+template <class Rel>
+Rel beyond(Rel r, const Rel& known) {
+  if constexpr (requires { { r.empty() } -> std::convertible_to<bool>; }) return std::move(r) - known;
+  else return r;
 }
 
 template <class Rel>
@@ -152,16 +185,37 @@ Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw) {
   // A fence reaches a non-generic proxy's accesses only in its own CTA (D27).
   Rel ppbc = bc & s.ppStatic;
   std::vector<Rel> reach = s.views;
+  // bc ; [fences of a step], once per step rather than once per link of the chain
+  std::vector<Rel> toFence;
+  if (s.chain > 0)
+    for (const auto& st : s.viewSteps) toFence.push_back(bc * st.fences);
+  // Link i extends only the chains that link i-1 found (`added`): the same reach as extending
+  // every chain each time, since composition distributes over union.
+  std::vector<std::optional<Rel>> added(s.views.begin(), s.views.end());
   for (int i = 0; i < s.chain; ++i) {
-    std::vector<Rel> next = reach;
-    for (const auto& st : s.viewSteps) {
-      const Rel step = reach[st.from] * bc * st.fences;
-      next[st.to] = next[st.to] | (s.viewGeneric[st.from] ? step : step & s.sameCta);
+    std::vector<std::optional<Rel>> found(reach.size());
+    for (size_t k = 0; k < s.viewSteps.size(); ++k) {
+      const auto& st = s.viewSteps[k];
+      if (!added[st.from]) continue;
+      Rel step = *added[st.from] * toFence[k];
+      if (!s.viewGeneric[st.from]) step = std::move(step) & s.sameCta;
+      found[st.to] = found[st.to] ? std::move(*found[st.to]) | step : std::move(step);
     }
-    reach = std::move(next);
+    bool more = false;
+    for (size_t v = 0; v < reach.size(); ++v) {
+      added[v].reset();
+      if (!found[v]) continue;
+      Rel fresh = beyond(std::move(*found[v]), reach[v]);
+      if (nothing(fresh)) continue;
+      reach[v] = std::move(reach[v]) | fresh;
+      added[v] = std::move(fresh);
+      more = true;
+    }
+    if (!more) break;  // no chain grew: none will
   }
+  const Rel fenceBc = s.chain > 0 ? s.PF * bc : Rel();
   for (size_t v = 0; v < reach.size() && s.chain > 0; ++v) {
-    const Rel last = s.PF * bc * s.views[v];
+    const Rel last = fenceBc * s.views[v];
     ppbc = ppbc | ((reach[v] * (s.viewGeneric[v] ? last : last & s.sameCta)) & s.loc);
   }
   // A grid's memory operations are performed and visible when it completes (§9.7.13.13), to
@@ -179,7 +233,7 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
   const Rel msrf = s.ms & rf;
   const Rel obs = msrf * star(s.rmw * msrf);
   // §8.9.4 synchronizes-with, every fence counted (what explanations name)
-  Rel sw = synchronizesWith(s, obs, sc, bar, s.FRel, s.FAcq);
+  Rel sw = synchronizesWith(s, obs, sc, bar, s.relPat, s.acqPat, s.barRel, s.barAcq);
   Causal<Rel> c;
   if (!s.restricted) {
     c = baseCausality(s, sw);

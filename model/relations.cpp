@@ -318,6 +318,7 @@ Static<BitRel> staticRelations(const EventGraph& g) {
   s.grid = gridOrder(ev);
   s.grids = !s.grid.empty();
   addRestrictions(ev, s);
+  withPatterns(s);
   return s;
 }
 

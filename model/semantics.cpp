@@ -483,7 +483,7 @@ void Interpreter::finish(Path p, Stuck stuck) {
     e.sem = litmus::Sem::Relaxed;
     e.scope = litmus::Scope::Cluster;
     e.barrier = kExitBarrier;
-    if (e.po >= kMaxEvents)
+    if (e.po >= kMaxTraceEvents)
       throw litmus::Error(th_.loc, "thread " + th_.name + " has too many events (lower --unroll)");
     p.trace.events.push_back(e);
     p.trace.vals.emplace_back(0);
