@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "cli/exit_code.h"
+#include "base/exit_code.h"
 #include "gpu-runner/runner.h"
 #include "gpu-runner/sass.h"
 

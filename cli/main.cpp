@@ -1,5 +1,5 @@
 // litmus: the command-line front door. CLI11 parses the arguments (one App, a subcommand per
-// command), the libraries do the work, and cli/exit_code.h maps the results to exit statuses:
+// command), the libraries do the work, and base/exit_code.h maps the results to exit statuses:
 // 0 ok, 1 a check or expectation failed, 2 bad input or usage, 3 unknown and none failed,
 // 4 internal error; over many tests the most severe wins (4 > 2 > 1 > 3 > 0).
 #include <malloc.h>
@@ -17,8 +17,8 @@
 
 #include "checker/checker.h"
 #include "checker/graph.h"
-#include "cli/exit_code.h"
-#include "cli/memory_limit.h"
+#include "base/exit_code.h"
+#include "base/memory_limit.h"
 #include "cli/explain_report.h"
 #include "cli/compare.h"
 #include "cli/run.h"

@@ -8,7 +8,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/subcommand.h"
+#include "base/subcommand.h"
 #include "gen/campaign.h"
 #include "gen/families.h"
 

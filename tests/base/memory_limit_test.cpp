@@ -1,4 +1,4 @@
-// The size syntax of --max-memory and the machine's memory as cli/memory_limit.h reads it (the
+// The size syntax of --max-memory and the machine's memory as base/memory_limit.h reads it (the
 // very header the program uses), and checker::formatBytes, which names a limit in messages.
 // The limits themselves act on the whole process, so they are tested through the program
 // (tests/cli/run.sh, memory-limit/).
@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "checker/checker.h"
-#include "cli/memory_limit.h"
+#include "base/memory_limit.h"
 
 TEST_CASE("--max-memory sizes: binary suffixes, plain bytes, none") {
   using cli::parseMemorySize;

@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-#include "litmus/test.h"
+#include "base/error.h"
 
 namespace cli {
 

@@ -4,7 +4,7 @@
 //
 // Two limits: an RLIMIT_AS on the whole process, under which every allocation fails cleanly
 // (operator new throws std::bad_alloc, Z3's allocator on top of malloc answers "out of memory"),
-// and a count of the C++ heap (cli/heap_limit.cpp) that stops our own allocations short of it,
+// and a count of the C++ heap (base/heap_limit.cpp) that stops our own allocations short of it,
 // keeping room for Z3. checker::check turns either failure into Unknown. Z3's own
 // `memory_max_size` was tried and rejected (docs/performance.md, "Limits").
 #pragma once
@@ -94,14 +94,14 @@ inline uint64_t machineMemoryBytes() {
 // (`ctest -j2`), so that the kernel's OOM killer never has to choose. 0 (no limit) if unknown.
 inline uint64_t defaultMemoryLimit() { return machineMemoryBytes() / 2; }
 
-// The C++ heap limit (cli/heap_limit.cpp, in the program only, not in the unit tests): operator
+// The C++ heap limit (base/heap_limit.cpp, in the program only, not in the unit tests): operator
 // new refuses an allocation that would take the bytes it has handed out past `bytes` (0: none).
 void setHeapLimit(uint64_t bytes);
 uint64_t heapInUse();
 
 // What the address-space limit keeps back from our own allocations for Z3, which allocates
 // outside operator new: a context needs about 20 MiB, and Z3's C++ API crashes when it cannot
-// get them (cli/heap_limit.cpp). Hence also the smallest --max-memory.
+// get them (base/heap_limit.cpp). Hence also the smallest --max-memory.
 inline constexpr uint64_t kZ3Reserve = 32ull << 20;
 inline constexpr uint64_t kMinMemoryLimit = 2 * kZ3Reserve;
 

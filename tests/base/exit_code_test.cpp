@@ -1,4 +1,4 @@
-// The mapping in cli/exit_code.h, the very code main() uses: what escapes a command becomes an
+// The mapping in base/exit_code.h, the very code main() uses: what escapes a command becomes an
 // exit status. A genuine internal error cannot be provoked from the command line without a bug,
 // so the catch-all (4) is pinned here rather than through a hidden hook in the program.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cli/exit_code.h"
+#include "base/exit_code.h"
 
 TEST_CASE("cli exit codes: the most severe status wins, 4 > 2 > 1 > 3 > 0") {
   using namespace cli;

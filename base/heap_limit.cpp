@@ -1,7 +1,7 @@
 // The C++ heap of `litmus`, counted: the program's replacement of the global operator new and
 // delete (only this binary's; the unit tests keep the standard ones).
 //
-// Why, beside the address-space limit (cli/memory_limit.h): Z3 allocates with malloc, outside
+// Why, beside the address-space limit (base/memory_limit.h): Z3 allocates with malloc, outside
 // operator new, and its C++ API crashes (a null context handed to Z3_set_error_handler) when a
 // context cannot be created for want of about 20 MiB. Under an address-space limit alone, the
 // symbolic engine's own data could leave less than that and the next context would crash the
@@ -19,7 +19,7 @@
 #include <limits>
 #include <new>
 
-#include "cli/memory_limit.h"
+#include "base/memory_limit.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "checker/checker.h"
-#include "cli/memory_limit.h"
+#include "base/memory_limit.h"
 #include "litmus/parse.h"
 
 namespace {
