@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the synchronization-pattern library (litmus/patterns/).
+"""Generates the synchronization-pattern library (patterns/).
 
 Each family is the synchronization skeleton of a kind of kernel people ship (TMA pipelines,
 warp-specialized producers and consumers, cluster pipelines, split-K semaphores, ...), written at
