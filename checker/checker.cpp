@@ -4,7 +4,7 @@
 #include "checker/explicit_engine.h"
 #include "checker/smt_engine.h"
 #include "model/reliance.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 #include <z3++.h>
 

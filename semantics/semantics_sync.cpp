@@ -1,9 +1,9 @@
 // The interpreter's barrier steps: bar/barrier and barrier.cluster (arrive and wait events), and
-// mbarrier operations on the mbarrier's location (model/mbarrier.h).
+// mbarrier operations on the mbarrier's location (semantics/mbarrier.h).
 #include "model/barriers.h"
-#include "model/collectives.h"
-#include "model/interpreter.h"
-#include "model/mbarrier.h"
+#include "semantics/collectives.h"
+#include "semantics/interpreter.h"
+#include "semantics/mbarrier.h"
 
 namespace model::detail {
 
@@ -127,7 +127,7 @@ void Interpreter::finishBarrier(Path p, const Instr& in) {
 }
 
 
-// mbarrier operations on the value of the mbarrier's location (model/mbarrier.h, D28): init and
+// mbarrier operations on the value of the mbarrier's location (semantics/mbarrier.h, D28): init and
 // inval are weak writes; arrive, arrive_drop, expect_tx and complete_tx atomic read-modify-writes
 // (release or relaxed); test_wait/try_wait a read that acquires only when it returns true.
 void Interpreter::stepMbarrier(Path p, const Instr& in) {

@@ -4,8 +4,8 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 #include <stdexcept>
 
-#include "model/interpreter.h"
-#include "model/mbarrier.h"
+#include "semantics/interpreter.h"
+#include "semantics/mbarrier.h"
 
 namespace model::detail {
 

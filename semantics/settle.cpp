@@ -1,8 +1,8 @@
 // Settling lazy values (model/value.h): once each read's write is chosen, a read returns that
 // write's value, and every other value follows from the reads of its thread.
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
-#include "model/collectives.h"
+#include "semantics/collectives.h"
 
 namespace model {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model/bitrel.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 namespace model::detail {
 
@@ -208,14 +208,14 @@ class Interpreter {
   void stepAsync(Path p, const Instr& in);
   void stepWarp(Path p, const Instr& in);
   void stepCluster(Path& p, const Instr& in);
-  void launch(Path p);                       // model/grids.cpp
-  void stepGrid(Path p, const Instr& in);    // model/grids.cpp
-  void stampGrid();                          // model/grids.cpp
+  void launch(Path p);                       // semantics/launch.cpp
+  void stepGrid(Path p, const Instr& in);    // semantics/launch.cpp
+  void stampGrid();                          // semantics/launch.cpp
   void copyWords(Path p, const Instr& in, size_t word, int op);
   void completeTx(Path p, const Instr& in, int op, int mbarOperand, int64_t bytes);
   void completeTxAt(Path& p, const Instr& in, int op, int address, int64_t bytes);
   void stepCvta(Path& p, const Instr& in);
-  // model/clc.cpp: clusterlaunchcontrol (D49, D50) and the .release forms of st.async and
+  // semantics/clc.cpp: clusterlaunchcontrol (D49, D50) and the .release forms of st.async and
   // red.async (D51)
   void stepTryCancel(Path p, const Instr& in);
   void writeResponse(Path p, const Instr& in, int64_t response);

@@ -9,8 +9,8 @@
 // address dependency, so the path forks over the values the map may hold.
 #include <bit>
 
-#include "model/interpreter.h"
-#include "model/mbarrier.h"
+#include "semantics/interpreter.h"
+#include "semantics/mbarrier.h"
 
 namespace model::detail {
 

@@ -1,8 +1,8 @@
 // The interpreter's warp collectives (§9.7.13.8-12; docs/model.md D40-D42): each lane arrives with
 // its operand and waits until every non-exited lane of the member mask has arrived; its result
-// is then a value of the phase, settled by the engines like a read's (model/collectives.h).
-#include "model/collectives.h"
-#include "model/interpreter.h"
+// is then a value of the phase, settled by the engines like a read's (semantics/collectives.h).
+#include "semantics/collectives.h"
+#include "semantics/interpreter.h"
 
 namespace model::detail {
 

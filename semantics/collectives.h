@@ -12,18 +12,10 @@
 
 #include "model/barriers.h"
 #include "model/event.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 namespace model {
 
-// The key of a warp-level rendezvous: its kind (Warp: bar.warp.sync; Collective), a signature
-// (the collective's operation and qualifiers: only lanes executing the same instruction with the
-// same member mask meet, §9.7.13.9), the warp (its first thread) and the member mask.
-int64_t warpKey(BarrierKind kind, int signature, int warp, uint32_t mask);
-bool isWarpKey(int64_t key);        // bar.warp.sync or a collective
-bool isCollectiveKey(int64_t key);  // a collective: no memory ordering (D40)
-uint32_t warpKeyMask(int64_t key);
-int warpKeyWarp(int64_t key);
 int collectiveSignature(const litmus::Instr& in);
 // The warp of a thread, named by its first thread (a thread without `warp:` is a warp of its own).
 int warpOf(const litmus::Test& test, int thread);

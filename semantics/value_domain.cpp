@@ -1,9 +1,9 @@
 // The values each location may hold: the domain reads fork over (see semantics.h).
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 #include <algorithm>
 
-#include "model/collectives.h"
+#include "semantics/collectives.h"
 
 namespace model {
 

@@ -1,4 +1,4 @@
-#include "model/mbarrier.h"
+#include "semantics/mbarrier.h"
 
 namespace model {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "model/interpreter.h"
+#include "semantics/interpreter.h"
 
 namespace model::detail {
 

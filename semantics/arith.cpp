@@ -1,4 +1,4 @@
-#include "model/arith.h"
+#include "semantics/arith.h"
 
 #include <algorithm>
 #include <bit>

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "litmus/test.h"
-#include "model/arith.h"
 #include "model/event.h"
+#include "semantics/arith.h"
 
 namespace model {
 
@@ -55,7 +55,7 @@ struct Program {
     int lane = 0;
     int rank = 0;                         // %cluster_ctarank
     // The thread's grid: its position in the launch order, and how many grids before it have
-    // completed when it starts (litmus::LaunchOrder; model/grids.h).
+    // completed when it starts (litmus::LaunchOrder; semantics/launch.h).
     int gridPos = 0, gridStart = 0;
   };
   std::vector<ThreadInfo> threads;

@@ -2,8 +2,8 @@
 
 #include "checker/checker.h"
 #include "litmus/parse.h"
-#include "model/semantics.h"
-#include "tests/model/value_with.h"
+#include "semantics/semantics.h"
+#include "tests/semantics/value_with.h"
 
 namespace {
 

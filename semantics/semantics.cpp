@@ -1,4 +1,4 @@
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 #include <algorithm>
 #include <bit>
@@ -11,9 +11,9 @@
 
 #include "model/barriers.h"
 #include "model/bitrel.h"
-#include "model/collectives.h"
-#include "model/grids.h"
-#include "model/interpreter.h"
+#include "semantics/collectives.h"
+#include "semantics/interpreter.h"
+#include "semantics/launch.h"
 
 namespace model {
 

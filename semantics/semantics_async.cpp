@@ -3,8 +3,8 @@
 // tensormap.cp_fenceproxy with their completion (D30, D31).
 #include <bit>
 
-#include "model/interpreter.h"
-#include "model/mbarrier.h"
+#include "semantics/interpreter.h"
+#include "semantics/mbarrier.h"
 
 namespace model::detail {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "model/arith.h"
-#include "model/interpreter.h"
+#include "semantics/arith.h"
+#include "semantics/interpreter.h"
 
 namespace model::detail {
 

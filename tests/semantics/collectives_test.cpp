@@ -2,7 +2,7 @@
 
 #include "litmus/parse.h"
 #include "litmus/ptx_format.h"
-#include "model/collectives.h"
+#include "semantics/collectives.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 // The value a trace computes when each lazy read returns the one value its location's domain
 // holds (model/value.h: the interpreter leaves read values lazy).

@@ -1,4 +1,4 @@
-#include "model/collectives.h"
+#include "semantics/collectives.h"
 
 #include <algorithm>
 #include <bit>
@@ -13,10 +13,6 @@ using litmus::Type;
 using litmus::WarpOp;
 
 namespace {
-
-// Layout of a warp key: kind (4 bits) | signature (12) | warp (16) | mask (32). The kinds Warp
-// and Collective put a nonzero top nibble, which the Cta and Cluster keys of barrierKey never do.
-constexpr int kKindShift = 60, kSigShift = 48, kWarpShift = 32;
 
 int typeCode(Type t) {
   switch (t) {
@@ -78,17 +74,6 @@ int64_t redux(const Instr& in, const std::vector<int64_t>& vals) {
 }
 
 }  // namespace
-
-int64_t warpKey(BarrierKind kind, int signature, int warp, uint32_t mask) {
-  return int64_t{static_cast<uint8_t>(kind)} << kKindShift | int64_t{signature} << kSigShift |
-         int64_t{warp} << kWarpShift | mask;
-}
-bool isWarpKey(int64_t key) { return key > 0 && (key >> kKindShift) >= 2; }
-bool isCollectiveKey(int64_t key) {
-  return key > 0 && (key >> kKindShift) == static_cast<int>(BarrierKind::Collective);
-}
-uint32_t warpKeyMask(int64_t key) { return static_cast<uint32_t>(key); }
-int warpKeyWarp(int64_t key) { return static_cast<int>(key >> kWarpShift & 0xffff); }
 
 int collectiveSignature(const Instr& in) {
   return static_cast<int>(in.warpOp) | in.warpSync << 4 | in.absVal << 5 | in.nanVal << 6 |
