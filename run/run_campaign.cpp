@@ -7,7 +7,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "cli/run.h"
+#include "run/run.h"
 #include "litmus/test.h"
 
 namespace runcli {

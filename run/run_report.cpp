@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <ostream>
 
-#include "cli/run.h"
+#include "run/run.h"
 
 namespace runcli {
 

@@ -18,8 +18,8 @@
 #include <sstream>
 
 #include "checker/checker.h"
-#include "cli/emit_sass.h"
-#include "cli/run.h"
+#include "run/emit_sass.h"
+#include "run/run.h"
 #include "gpu-runner/multi.h"
 #include "gpu-runner/self_test.h"
 #include "gpu-runner/sweep.h"
@@ -43,11 +43,11 @@ struct RunArgs {
   int trials = 16, unroll = 2, sweep = 1;
   bool tune = false, selfTest = false, profileGiven = false;
   std::string json, profile = kDefaultProfile, emitDir;
-  std::string sassDir;  // --emit-sass (cli/emit_sass.cpp)
+  std::string sassDir;  // --emit-sass (run/emit_sass.cpp)
   // campaigns (docs/gpu-runner.md, "Campaigns")
   double budget = 0, maxTime = 0;
   bool resume = false, perFamily = false, workerPerTest = false;
-  scale::Shard shard;  // --shard K/N (docs/scale.md)
+  suite::Shard shard;  // --shard K/N (docs/scale.md)
   std::string gpus;    // --gpus all|LIST (docs/gpu-runner.md, "Several GPUs")
 };
 
@@ -180,8 +180,8 @@ bool parseRunArgs(int argc, char** argv, RunArgs& a) {
     throw UsageError{e.what()};
   }
   if (!w.shard.empty()) {
-    const auto s = scale::parseShard(w.shard);
-    if (!s) throw UsageError{"bad value '" + w.shard + "' for --shard (" + scale::shardSyntax() + ")"};
+    const auto s = suite::parseShard(w.shard);
+    if (!s) throw UsageError{"bad value '" + w.shard + "' for --shard (" + suite::shardSyntax() + ")"};
     a.shard = *s;
   }
   if (!w.count.empty()) a.count = integer("-n", w.count, 1, 1e15);
@@ -378,7 +378,7 @@ bool fatal(const gpu::RunResult& r) {
 // The model works out the allowed states while the GPU runs the test (the first share of a sweep).
 std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Test& t, const RunArgs& a,
                                       const gpu::RunOptions& o, const std::string& section, std::ostream* json,
-                                      runcli::Timing& timing, scale::ProgressLine& progress) {
+                                      runcli::Timing& timing, suite::ProgressLine& progress) {
   const std::vector<gpu::RunOptions> shares = gpu::sweepShares(o, a.sweep);
   try {
     runner.submit(t, shares.front());
@@ -459,7 +459,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   gpu::MultiRunner runner(a.workerPerTest, gpus, gpus.empty() ? nullptr : &probe);
   runcli::Timing timing;
   // over the tests when there are several; a single test gets the worker's line of instances
-  scale::ProgressLine progress(isatty(STDERR_FILENO) && tests.size() > 1);
+  suite::ProgressLine progress(isatty(STDERR_FILENO) && tests.size() > 1);
   size_t reached = 0;
   const auto start = std::chrono::steady_clock::now();
   for (const litmus::Test& t : tests) {
@@ -579,7 +579,7 @@ int cmdRun(int argc, char** argv) {
     if (!parseRunArgs(argc, argv, a)) return 0;
     std::vector<litmus::Test> tests;
     if (!parseTests(a.paths, tests)) return 2;
-    std::erase_if(tests, [&](const litmus::Test& t) { return !scale::inShard(t.name, a.shard); });
+    std::erase_if(tests, [&](const litmus::Test& t) { return !suite::inShard(t.name, a.shard); });
     if (!a.emitDir.empty()) return emitPtx(a, tests);
     if (!a.sassDir.empty()) return runcli::emitSass(a.sassDir, tests);
     bool loaded = false;

@@ -1,5 +1,5 @@
-// `litmus run`: the GPU runner's command line (cli/run.cpp), and its verdicts and report
-// (cli/run_report.cpp).
+// `litmus run`: the GPU runner's command line (run/run.cpp), and its verdicts and report
+// (run/run_report.cpp).
 #pragma once
 
 #include <cstdint>
@@ -75,7 +75,7 @@ std::optional<bool> conditionReachable(const litmus::Test& test, const Model& mo
 // The word's verdict ("ok", ...); nullopt for another word.
 std::optional<Verdict> verdictOf(const std::string& word);
 
-// --resume (cli/run_campaign.cpp): the results a JSON file of an earlier run holds, by test name
+// --resume (run/run_campaign.cpp): the results a JSON file of an earlier run holds, by test name
 // and file.
 class Earlier {
  public:
@@ -92,7 +92,7 @@ class Earlier {
 // ("FILE:LINE:1: error: ...") for a bad line elsewhere.
 Earlier readEarlier(const std::string& path);
 
-// --sweep (cli/run_campaign.cpp): runs shares 1.. of a sweep after share 0 (`first`), adding their
+// --sweep (run/run_campaign.cpp): runs shares 1.. of a sweep after share 0 (`first`), adding their
 // results into it; records each share in `swept`. Stops at the first share that is not Ok, whose
 // status and message (naming the share) the result takes.
 gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,

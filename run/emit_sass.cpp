@@ -1,7 +1,7 @@
 // GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
 #pragma GCC diagnostic ignored "-Wrestrict"
 
-#include "cli/emit_sass.h"
+#include "run/emit_sass.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
