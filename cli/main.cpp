@@ -15,13 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "checker/checker.h"
-#include "checker/graph.h"
 #include "base/exit_code.h"
 #include "base/memory_limit.h"
-#include "cli/explain_report.h"
+#include "checker/checker.h"
+#include "checker/graph.h"
 #include "cli/compare.h"
-#include "run/run.h"
+#include "cli/explain_report.h"
 #include "cli/version.h"
 #include "gen/command.h"
 #include "litmus/files.h"
@@ -31,6 +30,7 @@
 #include "merge/command.h"
 #include "mutate/command.h"
 #include "report/command.h"
+#include "run/run.h"
 #include "suite/parallel.h"
 #include "suite/progress.h"
 #include "suite/shard.h"

@@ -18,13 +18,13 @@
 #include <sstream>
 
 #include "checker/checker.h"
-#include "run/emit_sass.h"
-#include "run/run.h"
 #include "gpu-runner/multi.h"
 #include "gpu-runner/self_test.h"
 #include "gpu-runner/sweep.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
+#include "run/emit_sass.h"
+#include "run/run.h"
 #include "suite/progress.h"
 #include "suite/shard.h"
 

@@ -7,8 +7,8 @@
 #include <ostream>
 #include <sstream>
 
-#include "run/run.h"
 #include "litmus/test.h"
+#include "run/run.h"
 
 namespace runcli {
 

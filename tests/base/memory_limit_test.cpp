@@ -6,8 +6,8 @@
 
 #include <sstream>
 
-#include "checker/checker.h"
 #include "base/memory_limit.h"
+#include "checker/checker.h"
 
 TEST_CASE("--max-memory sizes: binary suffixes, plain bytes, none") {
   using cli::parseMemorySize;

@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "checker/checker.h"
 #include "base/memory_limit.h"
+#include "checker/checker.h"
 #include "litmus/parse.h"
 
 namespace {
