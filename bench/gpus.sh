@@ -10,7 +10,7 @@ n=${1:-40} count=${2:-1e9} rounds=${3:-2}
 litmus=${LITMUS:-build/litmus}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mapfile -t tests < <(ls litmus/catalog/shapes/*.yaml | grep -v diffgpu | head -n "$n")
+mapfile -t tests < <(ls catalog/shapes/*.yaml | grep -v diffgpu | head -n "$n")
 for r in $(seq 1 "$rounds"); do
   for mode in 0 all; do
     start=$(date +%s.%N)

@@ -15,7 +15,7 @@ case "$mode" in
   generate)
     dir=${2:-build/mutants}
     rm -rf "$dir"
-    nice "$litmus" mutate --runnable -o "$dir" litmus/catalog
+    nice "$litmus" mutate --runnable -o "$dir" catalog
     n=$(find "$dir/killable" -name '*.yaml' | wc -l)
     echo
     echo "On the GPU ($n killable mutants; about 0.4 s each with start-up):"

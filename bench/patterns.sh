@@ -5,7 +5,7 @@
 #   bench/patterns.sh [--timeout T] [--memory KB] [--engines "explicit smt"] [--litmus PATH] [PATH...]
 #
 # Defaults: T = 60 s per check, the address space capped at 4000000 KB (ulimit -v), both engines,
-# build/litmus, paths litmus/patterns/scaling and litmus/patterns/reference. A check that runs out
+# build/litmus, paths patterns/scaling and patterns/reference. A check that runs out
 # of time or memory is listed as Unknown with its reason; the table says where each engine stops.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
     *) paths+=("$1"); shift ;;
   esac
 done
-[ ${#paths[@]} -gt 0 ] || paths=(litmus/patterns/scaling litmus/patterns/reference)
+[ ${#paths[@]} -gt 0 ] || paths=(patterns/scaling patterns/reference)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "| test | engine | verdict | seconds | peak MB |"

@@ -5,7 +5,7 @@
 #
 #   bench/timeout.sh [--engine E] [--timeout T] [--bound B] [--litmus PATH] [PATH...]
 #
-# Defaults: engine auto, T = 0.2 s, B = 0.7 s, build/litmus, paths litmus/catalog and
+# Defaults: engine auto, T = 0.2 s, B = 0.7 s, build/litmus, paths catalog and
 # ../shared/corpus/dat3m-ptx. Prints the tests over B (name and seconds), the slowest test, and
 # totals: tests, exit codes (0 ok, 1 expectation failed, 2 refused, 3 unknown), summed wall time.
 # Exits 1 when some test took longer than B, 0 otherwise. Each process is also stopped after 60 s
@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     *) paths+=("$1"); shift ;;
   esac
 done
-[ ${#paths[@]} -gt 0 ] || paths=(litmus/catalog ../shared/corpus/dat3m-ptx)
+[ ${#paths[@]} -gt 0 ] || paths=(catalog ../shared/corpus/dat3m-ptx)
 [ -x "$litmus" ] || { echo "$0: $litmus is not an executable" >&2; exit 2; }
 
 times=$(mktemp)

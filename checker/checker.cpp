@@ -4,7 +4,7 @@
 #include "checker/explicit_engine.h"
 #include "checker/smt_engine.h"
 #include "model/reliance.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 #include <z3++.h>
 
@@ -158,7 +158,7 @@ void markReliances(litmus::Outcome& o, const litmus::Test& test, const Options& 
 // Memory: a failed allocation anywhere in an engine (std::bad_alloc from our containers, Z3's
 // "out of memory") unwinds to here and ends the test Unknown with the limit it hit, instead of
 // ending the program; what the engine held is freed by the unwinding, so the next test starts
-// with the memory this one had. The limit itself is the caller's (cli/memory_limit.h).
+// with the memory this one had. The limit itself is the caller's (base/memory_limit.h).
 //
 // --timeout is one deadline for the whole check (both engines under --engine both). It is kept
 // in-process: engines read the clock in their loops and in every symbolic relation operation,

@@ -20,7 +20,7 @@ std::string describeHang(const litmus::Test& test, const std::vector<const model
   for (size_t t = 0; t < traces.size(); ++t) {
     if (traces[t]->stuck == model::Stuck::No) continue;
     const auto& th = test.threads[t];
-    if (traces[t]->stuckAt < 0) {  // a dependent grid's thread that never starts (model/grids.h)
+    if (traces[t]->stuckAt < 0) {  // a dependent grid's thread that never starts (semantics/launch.cpp)
       out += (out.empty() ? "" : "; ") + th.name + " is never launched";
       continue;
     }

@@ -8,7 +8,7 @@
 
 #include "litmus/outcome.h"
 #include "model/relations.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 namespace checker {
 

@@ -1,9 +1,9 @@
 #include "checker/explicit_engine.h"
 #include "checker/explicit_enum.h"
 
-#include "model/collectives.h"
 #include "checker/engine_common.h"
 #include "checker/explain.h"
+#include "semantics/collectives.h"
 
 #include <algorithm>
 #include <functional>
@@ -13,7 +13,7 @@
 #include "model/barriers.h"
 #include "model/bitrel.h"
 #include "model/ptx_model.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 namespace checker::explicit_detail {
 
@@ -84,7 +84,7 @@ Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
 bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>& f) {
   for (const auto& ts : traces_)
     if (ts.traces.empty()) return true;
-  // lanes of one warp-level phase share its fate (model/collectives.h): skip the others
+  // lanes of one warp-level phase share its fate (semantics/collectives.h): skip the others
   std::vector<std::vector<std::vector<model::WarpFate>>> fates(traces_.size());
   for (size_t t = 0; t < traces_.size(); ++t)
     for (const auto& tr : traces_[t].traces) fates[t].push_back(model::warpFates(tr));

@@ -11,7 +11,7 @@
 #include "checker/explicit_engine.h"
 #include "model/bitrel.h"
 #include "model/ptx_model.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 namespace checker::explicit_detail {
 

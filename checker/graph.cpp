@@ -1,6 +1,6 @@
 #include "checker/graph.h"
 #include "checker/engine_common.h"
-#include "model/mbarrier.h"
+#include "semantics/mbarrier.h"
 
 #include <unistd.h>
 
@@ -35,7 +35,7 @@ std::string dotEscape(const std::string& s) {
   return out;
 }
 
-// An mbarrier's value is a packed state (model/mbarrier.h); people read its fields.
+// An mbarrier's value is a packed state (semantics/mbarrier.h); people read its fields.
 std::string valueText(const Event& e) {
   if (!e.mbarrier && !e.mbarrierInit) return std::to_string(e.value);
   const model::MbarState m = model::MbarState::unpack(e.value);

@@ -12,10 +12,10 @@
 #include "checker/smt_values.h"
 #include "checker/symrel.h"
 #include "model/barriers.h"
-#include "model/collectives.h"
 #include "model/ptx_model.h"
 #include "model/relations.h"
-#include "model/semantics.h"
+#include "semantics/collectives.h"
+#include "semantics/semantics.h"
 
 namespace checker {
 
@@ -191,7 +191,7 @@ std::optional<SymRel> SmtEnumerator::barrierChoice(Smt& smt, const model::EventG
 }
 
 // The result of each warp collective (D41): for every operands its phase's arrivals may carry,
-// the value they give (model/collectives.h). False: too many combinations to state.
+// the value they give (semantics/collectives.h). False: too many combinations to state.
 bool SmtEnumerator::collectiveResults(Smt& smt, const model::EventGraph& g, const std::vector<model::Stuck>& stuck,
                                       const std::vector<z3::expr>& value,
                                       const std::vector<std::set<int64_t>>& possible, const ValueCode& code) {
@@ -431,7 +431,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
 // Every combination of one path group per thread, each solved on its own context.
 void SmtEnumerator::enumerate(const std::vector<std::vector<PathGroup>>& groups) {
   if (std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.empty(); })) return;
-  // lanes of one warp-level phase share its fate (model/collectives.h): skip the others
+  // lanes of one warp-level phase share its fate (semantics/collectives.h): skip the others
   std::vector<std::vector<std::vector<model::WarpFate>>> fates(groups.size());
   for (size_t t = 0; t < groups.size(); ++t)
     for (const auto& g : groups[t]) fates[t].push_back(model::warpFates(*g.traces.front()));

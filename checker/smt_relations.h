@@ -12,7 +12,7 @@
 #include "checker/smt_solver.h"
 #include "checker/symrel.h"
 #include "model/relations.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 namespace checker {
 

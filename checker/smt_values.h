@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "checker/engine_common.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 namespace checker {
 
@@ -50,7 +50,7 @@ TraceTables tabulate(const model::Trace& tr, const model::Domain& dom);
 // The values each location can hold in executions made of `traces` (with the initial values
 // `init`): the writes' values over the reads' values, to a fixed point. Far smaller than the
 // test's domain, which holds the values of every path: the tables shrink with it.
-// The slots after the locations (the warp collectives' results, model/collectives.h) are
+// The slots after the locations (the warp collectives' results, semantics/collectives.h) are
 // `whole`'s, the test's domain. A location written only by constants and read-modify-writes of
 // its own value (an mbarrier) gets exactly the values of chains of distinct RMWs. Checks the
 // deadline (when given) as it goes.

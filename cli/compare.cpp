@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "cli/compare.h"
-#include "cli/subcommand.h"
+#include "base/subcommand.h"
 #include "compare/compare.h"
 #include "litmus/test.h"
 

@@ -1,5 +1,5 @@
 // litmus: the command-line front door. CLI11 parses the arguments (one App, a subcommand per
-// command), the libraries do the work, and cli/exit_code.h maps the results to exit statuses:
+// command), the libraries do the work, and base/exit_code.h maps the results to exit statuses:
 // 0 ok, 1 a check or expectation failed, 2 bad input or usage, 3 unknown and none failed,
 // 4 internal error; over many tests the most severe wins (4 > 2 > 1 > 3 > 0).
 #include <malloc.h>
@@ -15,13 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_code.h"
+#include "base/memory_limit.h"
 #include "checker/checker.h"
 #include "checker/graph.h"
-#include "cli/exit_code.h"
-#include "cli/memory_limit.h"
-#include "cli/explain_report.h"
 #include "cli/compare.h"
-#include "cli/run.h"
+#include "cli/explain_report.h"
 #include "cli/version.h"
 #include "gen/command.h"
 #include "litmus/files.h"
@@ -31,6 +30,7 @@
 #include "merge/command.h"
 #include "mutate/command.h"
 #include "report/command.h"
+#include "run/run.h"
 #include "suite/parallel.h"
 #include "suite/progress.h"
 #include "suite/shard.h"
@@ -58,8 +58,8 @@ struct Args {
   int jobs = 0;        // -j: 0 is the default, the cores available (suite/parallel.h)
   std::string shard;   // --shard K/N (suite/shard.h); empty: every test
 
-  int workers() const { return jobs > 0 ? jobs : scale::defaultJobs(); }
-  scale::Shard shardOf() const { return shard.empty() ? scale::Shard{} : *scale::parseShard(shard); }
+  int workers() const { return jobs > 0 ? jobs : suite::defaultJobs(); }
+  suite::Shard shardOf() const { return shard.empty() ? suite::Shard{} : *suite::parseShard(shard); }
 
   bool explainCondition() const { return explain == "true"; }
 
@@ -223,7 +223,7 @@ int cmdCheck(const Args& a) {
   bool bad = false;
   auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
   if (bad && !a.keepGoing) return cli::kBadInput;
-  std::erase_if(tests, [&](const litmus::Test& t) { return !scale::inShard(t.name, a.shardOf()); });
+  std::erase_if(tests, [&](const litmus::Test& t) { return !suite::inShard(t.name, a.shardOf()); });
   for (const auto& t : tests) explainTarget(t, a);  // a bad --explain=STATE: usage, nothing run
   if (!a.graphDir.empty()) requireDirectory(a.graphDir);
   checker::Options opt = a.options();
@@ -234,8 +234,8 @@ int cmdCheck(const Args& a) {
   // Each test's output is buffered and printed in the order of the files, so that -j N prints
   // what -j 1 prints (docs/scale.md).
   int status = cli::kOk;
-  scale::ProgressLine progress;
-  scale::orderedParallel<CheckOutput>(
+  suite::ProgressLine progress;
+  suite::orderedParallel<CheckOutput>(
       tests.size(), a.workers(),
       [&](size_t i) {
         std::ostringstream out, err;
@@ -258,10 +258,10 @@ int cmdCheck(const Args& a) {
 
 // ---- suite ----------------------------------------------------------------------------------
 
-ordered_json suiteJson(const checker::SuiteEntry& e) {
+ordered_json suiteJson(const suite::SuiteEntry& e) {
   ordered_json out;
   out["path"] = e.path;
-  out["verdict"] = checker::toString(e.verdict);
+  out["verdict"] = suite::toString(e.verdict);
   out["expected"] = litmus::toString(e.expected);
   out["expectedLiveness"] = e.liveness.empty() ? ordered_json(nullptr) : ordered_json(e.liveness);
   out["message"] = e.message;
@@ -272,8 +272,8 @@ ordered_json suiteJson(const checker::SuiteEntry& e) {
 // "P passed, F failed" (F counts every test that did not pass and has an expectation: failures,
 // errors and unknowns), then what F and the rest are made of. With --json it goes to stderr, so
 // that stdout holds JSON lines only.
-void printSummary(const checker::SuiteReport& report, std::ostream& os) {
-  using checker::Verdict;
+void printSummary(const suite::SuiteReport& report, std::ostream& os) {
+  using suite::Verdict;
   const int errors = report.count(Verdict::Error), unknown = report.count(Verdict::Unknown);
   const int none = report.count(Verdict::NoExpectation);
   os << report.count(Verdict::Pass) << " passed, " << report.count(Verdict::Fail) + errors + unknown
@@ -288,7 +288,7 @@ void printSummary(const checker::SuiteReport& report, std::ostream& os) {
 
 int cmdSuite(const Args& a) {
   if (!a.junit.empty()) requireWritable(a.junit);
-  checker::SuiteOptions so;
+  suite::SuiteOptions so;
   so.check = a.options();
   so.check.maxMemoryBytes = applyMaxMemory(a);
   so.expectedTsv = a.expected;
@@ -296,23 +296,23 @@ int cmdSuite(const Args& a) {
   so.failOnRelies = a.failOnRelies;
   so.jobs = a.workers();
   so.shard = a.shardOf();
-  scale::ProgressLine progress;
-  so.progress = [&](size_t done, size_t total, const checker::SuiteEntry& e) {
+  suite::ProgressLine progress;
+  so.progress = [&](size_t done, size_t total, const suite::SuiteEntry& e) {
     progress.clear();
     if (a.json) {
       std::cout << suiteJson(e).dump() << "\n" << std::flush;
-    } else if (e.verdict == checker::Verdict::Fail || e.verdict == checker::Verdict::Error ||
-               e.verdict == checker::Verdict::Unknown) {
-      std::cout << checker::toString(e.verdict) << " " << e.path << ": " << e.message << "\n"
+    } else if (e.verdict == suite::Verdict::Fail || e.verdict == suite::Verdict::Error ||
+               e.verdict == suite::Verdict::Unknown) {
+      std::cout << suite::toString(e.verdict) << " " << e.path << ": " << e.message << "\n"
                 << std::flush;
     }
     progress.update(done, total, e.name);
   };
-  const auto report = checker::runSuite(litmus::findTestFiles(a.paths), so);
+  const auto report = suite::runSuite(litmus::findTestFiles(a.paths), so);
   progress.clear();
-  if (!a.junit.empty()) checker::writeJunit(a.junit, report);
+  if (!a.junit.empty()) suite::writeJunit(a.junit, report);
   printSummary(report, a.json ? std::cerr : std::cout);
-  using checker::Verdict;
+  using suite::Verdict;
   int status = report.count(Verdict::Unknown) ? cli::kUnknown : cli::kOk;
   if (report.count(Verdict::Fail)) status = cli::worse(status, cli::kFailed);
   if (report.count(Verdict::Error)) status = cli::worse(status, cli::kBadInput);
@@ -365,7 +365,7 @@ void addModelOptions(CLI::App* cmd, Args& a) {
       });
   cmd->add_option("-j,--jobs", a.jobs,
                   "tests checked at once (default: the cores this process may use, " +
-                      std::to_string(scale::defaultJobs()) +
+                      std::to_string(suite::defaultJobs()) +
                       " here); the output is the same whatever N; --max-memory is shared by all")
       ->type_name("N")
       ->check(CLI::Range(1, 1024));
@@ -374,7 +374,7 @@ void addModelOptions(CLI::App* cmd, Args& a) {
                   "'litmus merge' joins the shards' --json results (docs/scale.md)")
       ->type_name("K/N")
       ->check([](const std::string& v) {
-        return scale::parseShard(v) ? std::string() : "bad value '" + v + "' (" + scale::shardSyntax() + ")";
+        return suite::parseShard(v) ? std::string() : "bad value '" + v + "' (" + suite::shardSyntax() + ")";
       });
 }
 
@@ -424,7 +424,7 @@ CLI::App* addSuite(CLI::App& app, Args& a) {
   return s;
 }
 
-// `run`, `mutate`, `compare`, `gen` and `report` keep their own parsers (cli/run.cpp,
+// `run`, `mutate`, `compare`, `gen` and `report` keep their own parsers (run/run.cpp,
 // mutate/command.cpp, cli/compare.cpp, gen/command.cpp, report/command.cpp): everything after the word goes to them unchanged.
 CLI::App* addForwarded(CLI::App& app, const std::string& name, const std::string& what) {
   CLI::App* c = app.add_subcommand(name, what + " ('litmus " + name + " --help' for its options)");

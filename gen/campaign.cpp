@@ -118,7 +118,7 @@ void removeEarlierRun(const std::string& dir) {
 int runCampaign(const Config& config, const RunOptions& opt, std::ostream& out) {
   const auto start = std::chrono::steady_clock::now();
   Expanded ex = expand(config);
-  std::erase_if(ex.specs, [&](const Spec& s) { return !scale::inShard(nameOf(s), opt.shard); });
+  std::erase_if(ex.specs, [&](const Spec& s) { return !suite::inShard(nameOf(s), opt.shard); });
   std::vector<Result> results(ex.specs.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex progressMutex;

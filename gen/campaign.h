@@ -62,7 +62,7 @@ struct RunOptions {
   int jobs = 2;
   bool check = true;     // run the model on each test
   bool progress = false; // a progress line on stderr
-  scale::Shard shard;    // --shard: only the specs whose name (nameOf, before -vN) is in it
+  suite::Shard shard;    // --shard: only the specs whose name (nameOf, before -vN) is in it
 };
 
 // Writes the tests and DIR/index.tsv; prints a summary (per family: tests, allowed, forbidden,

@@ -8,7 +8,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/subcommand.h"
+#include "base/subcommand.h"
 #include "gen/campaign.h"
 #include "gen/families.h"
 
@@ -59,7 +59,7 @@ void addOptions(CLI::App& app, Args& a) {
   app.add_option("--shard", a.shard, "only the tests of shard K of N, by a hash of the generated name "
                                    "(docs/scale.md); give each shard its own -o directory")
       ->type_name("K/N")
-      ->check([](const std::string& v) { return scale::parseShard(v) ? std::string() : "bad value '" + v + "' (" + scale::shardSyntax() + ")"; });
+      ->check([](const std::string& v) { return suite::parseShard(v) ? std::string() : "bad value '" + v + "' (" + suite::shardSyntax() + ")"; });
   app.add_flag("--no-check", a.noCheck, "write the tests without running the model");
   app.footer(kFooter);
 }
@@ -154,7 +154,7 @@ int cmdGen(int argc, char** argv) {
   RunOptions o;
   o.outDir = !a.out.empty() ? a.out : !c.output.empty() ? c.output : "gen-out";
   o.jobs = a.jobs;
-  if (!a.shard.empty()) o.shard = *scale::parseShard(a.shard);
+  if (!a.shard.empty()) o.shard = *suite::parseShard(a.shard);
   o.check = !a.noCheck;
   o.progress = isatty(2);
   return runCampaign(c, o, std::cout);

@@ -1,4 +1,4 @@
-// Sync edges as the catalogue writes the primitives (litmus/catalog/barriers, mbarrier, cluster,
+// Sync edges as the catalogue writes the primitives (catalog/barriers, mbarrier, cluster,
 // async): each joins the end of one thread to the start of another.
 #include "gen/sync.h"
 

@@ -110,7 +110,7 @@ std::string BodyEmitter::narrow(const Operand& op, int bits, const std::string& 
   return t;
 }
 
-// dst (64-bit) = a `bits`-bit temporary, extended as the type says (docs: model/arith.h).
+// dst (64-bit) = a `bits`-bit temporary, extended as the type says (docs: semantics/arith.h).
 void BodyEmitter::widen(const std::string& dst, const std::string& tmp, int bits, Type type,
                         const std::string& guard) {
   if (bits == 64) return out_.op(guard + "mov.b64 " + dst + ", " + tmp);
@@ -383,7 +383,7 @@ void BodyEmitter::arith(const Instr& in) {
     case ArithOp::Sub: out_.op(g + "sub.s64 " + d + ", " + a + ", " + b); break;
     case ArithOp::Mul: out_.op(g + "mul.lo.s64 " + d + ", " + a + ", " + b); break;
     case ArithOp::Div:
-    case ArithOp::Rem: {  // the model divides by zero as 0 (model/arith.cpp)
+    case ArithOp::Rem: {  // the model divides by zero as 0 (semantics/arith.cpp)
       const std::string z = c(), t = x();
       out_.op(g + std::string(in.arith == ArithOp::Div ? "div." : "rem.") + sx + " " + t + ", " + a + ", " +
               b);

@@ -61,7 +61,7 @@ class BodyEmitter {
   // A value of `bits` bits in a fresh temporary (b16, b32 or b128), or the 64-bit operand itself.
   std::string narrow(const Operand& op, int bits, const std::string& guard);
 
-  // dst (64-bit) = a `bits`-bit temporary, extended as the type says (docs: model/arith.h).
+  // dst (64-bit) = a `bits`-bit temporary, extended as the type says (docs: semantics/arith.h).
   void widen(const std::string& dst, const std::string& tmp, int bits, Type type, const std::string& guard);
 
   // Litmus values are the type's width, sign- or zero-extended (model::normalize).

@@ -1,7 +1,7 @@
 // Tensor-map TMA and multicast (PTX ISA §9.7.9.25.5.2 cp.async.bulk.tensor, §9.7.9.26
 // tensormap.replace, §9.7.9.25.4 cp.async.bulk .multicast::cluster): the parser's handlers, the
 // checks of tensor-map locations (`tensormap:`, `dims:`, `box:`, `copy-of:`) and of the operands
-// that need the test's locations. The model reads them in model/semantics_tensor.cpp (docs/model.md
+// that need the test's locations. The model reads them in semantics/semantics_tensor.cpp (docs/model.md
 // D46-D48).
 // GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
 #pragma GCC diagnostic ignored "-Wrestrict"

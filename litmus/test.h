@@ -12,25 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/error.h"
+
 namespace litmus {
-
-struct SourceLoc {
-  std::string file;
-  int line = 0;  // 1-based; 0 = unknown
-  int col = 0;   // 1-based; 0 = unknown
-};
-
-// Bad input. `what()` is the full "file:line:col: error: message" line.
-class Error : public std::runtime_error {
- public:
-  Error(SourceLoc loc, const std::string& message);
-  const SourceLoc& loc() const { return loc_; }
-  const std::string& message() const { return message_; }
-
- private:
-  SourceLoc loc_;
-  std::string message_;
-};
 
 // ---- PTX vocabulary -------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/subcommand.h"
+#include "base/subcommand.h"
 #include "merge/merge.h"
 
 namespace merge {

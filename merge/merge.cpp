@@ -164,7 +164,7 @@ std::string joined(const std::vector<std::string>& parts) {
 
 }  // namespace
 
-// The wording of runcli::judge (cli/run_report.cpp), from the counts a run record carries.
+// The wording of runcli::judge (run/run_report.cpp), from the counts a run record carries.
 void rejudge(Json& r) {
   if (r.value("status", "") != "ok") return;
   const std::string model = r.value("model", ""), note = r.value("modelNote", "");

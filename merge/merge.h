@@ -41,7 +41,7 @@ Merged mergeAll(const std::vector<Input>& inputs);
 
 // Several run records of one test as one: histograms, not-recorded states and counts added,
 // never-observed states intersected, and the verdict and reason worked out again from the sums
-// by the rules of `litmus run` (cli/run_report.cpp, judge). Throws std::invalid_argument when the
+// by the rules of `litmus run` (run/run_report.cpp, judge). Throws std::invalid_argument when the
 // runs disagree on the model (they checked different tests or model versions).
 Json mergeRuns(const std::vector<Json>& runs);
 // The verdict and reason a run record's counts give, as `litmus run` words them; what --rejudge

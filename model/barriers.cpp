@@ -1,7 +1,5 @@
 #include "model/barriers.h"
 
-#include "model/collectives.h"
-
 #include <algorithm>
 #include <map>
 
@@ -99,6 +97,10 @@ bool ordered(const std::vector<Event>& ev, const BitRel& bar) {
   return acyclic(r);
 }
 
+// Layout of a warp key: kind (4 bits) | signature (12) | warp (16) | mask (32). The kinds Warp
+// and Collective put a nonzero top nibble, which the Cta and Cluster keys of barrierKey never do.
+constexpr int kKindShift = 60, kSigShift = 48, kWarpShift = 32;
+
 }  // namespace
 
 int64_t barrierKey(const BarrierName& b) {
@@ -115,6 +117,17 @@ BarrierName barrierName(int64_t key) {
   b.kind = static_cast<BarrierKind>(key >> 56);
   return b;
 }
+
+int64_t warpKey(BarrierKind kind, int signature, int warp, uint32_t mask) {
+  return int64_t{static_cast<uint8_t>(kind)} << kKindShift | int64_t{signature} << kSigShift |
+         int64_t{warp} << kWarpShift | mask;
+}
+bool isWarpKey(int64_t key) { return key > 0 && (key >> kKindShift) >= 2; }
+bool isCollectiveKey(int64_t key) {
+  return key > 0 && (key >> kKindShift) == static_cast<int>(BarrierKind::Collective);
+}
+uint32_t warpKeyMask(int64_t key) { return static_cast<uint32_t>(key); }
+int warpKeyWarp(int64_t key) { return static_cast<int>(key >> kWarpShift & 0xffff); }
 
 bool isReduction(litmus::BarOp op) {
   return op == litmus::BarOp::RedPopc || op == litmus::BarOp::RedAnd || op == litmus::BarOp::RedOr;

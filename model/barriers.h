@@ -29,6 +29,15 @@ BarrierName barrierName(int64_t key);
 // part in and did not reach (D25).
 constexpr int64_t kExitBarrier = -2;
 
+// The key of a warp-level rendezvous: its kind (Warp: bar.warp.sync; Collective), a signature
+// (the collective's operation and qualifiers: only lanes executing the same instruction with the
+// same member mask meet, §9.7.13.9), the warp (its first thread) and the member mask.
+int64_t warpKey(BarrierKind kind, int signature, int warp, uint32_t mask);
+bool isWarpKey(int64_t key);        // bar.warp.sync or a collective
+bool isCollectiveKey(int64_t key);  // a collective: no memory ordering (D40)
+uint32_t warpKeyMask(int64_t key);
+int warpKeyWarp(int64_t key);
+
 // For a barrier without a thread count: the threads that take part in it.
 using Participants = std::function<std::vector<int>(int64_t barrier)>;
 

@@ -1,4 +1,4 @@
-// Events: what the instructions of one execution path lower to (model/semantics.h), and the
+// Events: what the instructions of one execution path lower to (semantics/semantics.h), and the
 // attributes the PTX memory model (model/ptx_model.h) reads off them.
 #pragma once
 
@@ -61,7 +61,7 @@ struct Event {
   int joinPo = kNever;
   // Warp collectives (D40-D42): the instruction of a collective's Arrive (value: the lane's
   // operand) and Wait (value: the lane's result, settled from its phase's arrivals like a read's
-  // from its write; loc: the result's slot in the value domain, model/collectives.h), and the lane.
+  // from its write; loc: the result's slot in the value domain, semantics/collectives.h), and the lane.
   const litmus::Instr* warpInstr = nullptr;
   int lane = 0;
   static constexpr int kNever = 1 << 30;

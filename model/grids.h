@@ -9,12 +9,8 @@
 
 #include "model/bitrel.h"
 #include "model/event.h"
-#include "model/semantics.h"
 
 namespace model {
-
-// Sets each thread's position in the launch order and the grids complete at its start.
-void placeGrids(const litmus::Test& test, Program& prog);
 
 // The grid boundary: every event of a thread in one of the first `count` grids -> each launch or
 // grid wait with that count. Program order carries it on to the events after it (D37).

@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "cli/exit_code.h"
+#include "base/exit_code.h"
 #include "litmus/files.h"
 #include "litmus/parse.h"
 #include "mutate/output.h"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "cli/subcommand.h"
+#include "base/subcommand.h"
 #include "litmus/test.h"
 #include "report/html.h"
 

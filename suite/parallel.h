@@ -1,7 +1,7 @@
 // Checking many tests at once (docs/scale.md): the default number of workers, and a pool that
 // computes results on worker threads while the calling thread hands them on in input order, so
 // that output printed as results arrive is the output of a serial run, byte for byte.
-// Header-only so that cli/run.cpp and gen/ use the same code without another library.
+// Header-only so that run/run.cpp and gen/ use the same code without another library.
 #pragma once
 
 #include <sched.h>
@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-namespace scale {
+namespace suite {
 
 // The cores this process may run on: its affinity mask (taskset, a Slurm allocation, a cgroup's
 // cpuset), else std::thread::hardware_concurrency, else 1.
@@ -90,4 +90,4 @@ void orderedParallel(size_t n, int jobs, Work&& work, Emit&& emit) {
   if (failed) std::rethrow_exception(failed);
 }
 
-}  // namespace scale
+}  // namespace suite

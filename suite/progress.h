@@ -11,7 +11,7 @@
 #include <iostream>
 #include <string>
 
-namespace scale {
+namespace suite {
 
 class ProgressLine {
  public:
@@ -45,4 +45,4 @@ class ProgressLine {
   Clock::time_point start_ = Clock::now();
 };
 
-}  // namespace scale
+}  // namespace suite

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace scale {
+namespace suite {
 
 struct Shard {
   uint64_t index = 1, count = 1;  // 1-based: shard 1/1 is everything
@@ -50,4 +50,4 @@ inline std::optional<Shard> parseShard(const std::string& text) {
 
 inline std::string shardSyntax() { return "K/N with 1 <= K <= N, e.g. 2/8"; }
 
-}  // namespace scale
+}  // namespace suite

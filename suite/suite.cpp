@@ -8,7 +8,7 @@
 #include "litmus/parse.h"
 #include "suite/parallel.h"
 
-namespace checker {
+namespace suite {
 
 namespace fs = std::filesystem;
 
@@ -150,7 +150,7 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
       auto it = x.liveness.find(relativeTo(file, x.livenessDir));
       e.liveness = it == x.liveness.end() ? std::string() : it->second;
     }
-    Result r = check(t, opt.check);
+    checker::Result r = checker::check(t, opt.check);
     e.outcome = std::move(r.outcome);
     if (!r.mismatch.empty()) {
       e.verdict = Verdict::Fail;
@@ -235,13 +235,13 @@ SuiteReport runSuite(const std::vector<std::string>& allFiles, const SuiteOption
   }
   std::vector<std::string> files;
   for (const std::string& f : allFiles)
-    if (opt.shard.all() || scale::inShard(shardName(f), opt.shard)) files.push_back(f);
+    if (opt.shard.all() || suite::inShard(shardName(f), opt.shard)) files.push_back(f);
   std::vector<SuiteEntry> missing;
   for (SuiteEntry& e : missingListed(opt, x))
-    if (scale::inShard(e.name, opt.shard)) missing.push_back(std::move(e));
+    if (suite::inShard(e.name, opt.shard)) missing.push_back(std::move(e));
   const size_t total = files.size() + missing.size();
   SuiteReport report;
-  scale::orderedParallel<SuiteEntry>(
+  suite::orderedParallel<SuiteEntry>(
       files.size(), opt.jobs, [&](size_t i) { return runOne(files[i], opt, x); },
       [&](size_t i, SuiteEntry e) {
         report.entries.push_back(std::move(e));
@@ -302,4 +302,4 @@ void writeJunit(const std::string& path, const SuiteReport& r) {
   fs::rename(tmp, path);
 }
 
-}  // namespace checker
+}  // namespace suite

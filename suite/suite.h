@@ -11,7 +11,7 @@
 #include "checker/checker.h"
 #include "suite/shard.h"
 
-namespace checker {
+namespace suite {
 
 enum class Verdict { Pass, Fail, Error, Unknown, NoExpectation };
 
@@ -38,7 +38,7 @@ std::map<std::string, litmus::Expect> readExpectedTsv(const std::string& path);
 std::map<std::string, std::string> readLivenessTsv(const std::string& path);
 
 struct SuiteOptions {
-  Options check;
+  checker::Options check;
   std::string expectedTsv;  // empty: use the tests' own `expect`
   std::string livenessTsv;  // empty: no liveness expectations
   // A verdict that rests on a decision stronger than the PTX text (Outcome::reliesOn) fails.
@@ -47,7 +47,7 @@ struct SuiteOptions {
   // the order of a serial run whatever the number.
   int jobs = 1;
   // Only the tests of this shard (suite/shard.h), the missing ones the TSVs list included.
-  scale::Shard shard;
+  suite::Shard shard;
   // Called after each test, in order, on the calling thread (for output and progress).
   std::function<void(size_t done, size_t total, const SuiteEntry&)> progress;
 };
@@ -57,4 +57,4 @@ SuiteReport runSuite(const std::vector<std::string>& files, const SuiteOptions& 
 void writeJunit(const std::string& path, const SuiteReport& report);
 const char* toString(Verdict);
 
-}  // namespace checker
+}  // namespace suite

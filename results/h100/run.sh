@@ -36,19 +36,19 @@ for step in "$@"; do
       echo "bench (tuned profile): exit $?" ;;
     conformance)
       start=$(date +%s)
-      echo "conformance: litmus run -n 1e8 --seed 1 --timeout 10 --profile $profile --json catalog.json litmus/catalog" >>"$out/run.txt"
+      echo "conformance: litmus run -n 1e8 --seed 1 --timeout 10 --profile $profile --json catalog.json catalog" >>"$out/run.txt"
       "$litmus" run -n 1e8 --seed 1 --timeout 10 --profile "$profile" --json "$out/catalog.json" \
-        litmus/catalog >"$out/catalog.txt" 2>"$out/catalog.err"
+        catalog >"$out/catalog.txt" 2>"$out/catalog.err"
       echo "conformance: exit $? in $(( $(date +%s) - start )) s" ;;
     patterns)
       start=$(date +%s)
-      echo "patterns: litmus run -n 1e8 --seed 1 --timeout 10 --profile $profile --json patterns.json litmus/patterns/reference" >>"$out/run.txt"
+      echo "patterns: litmus run -n 1e8 --seed 1 --timeout 10 --profile $profile --json patterns.json patterns/reference" >>"$out/run.txt"
       "$litmus" run -n 1e8 --seed 1 --timeout 10 --profile "$profile" --json "$out/patterns.json" \
-        litmus/patterns/reference >"$out/patterns.txt" 2>"$out/patterns.err"
+        patterns/reference >"$out/patterns.txt" 2>"$out/patterns.err"
       echo "patterns: exit $? in $(( $(date +%s) - start )) s" ;;
     proxy)
       start=$(date +%s)
-      files="litmus/catalog/async/TMA-refill-after-generic-read-no-proxy-fence.yaml litmus/catalog/async/TMA-refill-after-generic-read+fence.proxy.async.yaml"
+      files="catalog/async/TMA-refill-after-generic-read-no-proxy-fence.yaml catalog/async/TMA-refill-after-generic-read+fence.proxy.async.yaml"
       echo "proxy: litmus run -n 1e9 --seed 1 --timeout 60 --profile $profile --json proxy.json $files" >>"$out/run.txt"
       # shellcheck disable=SC2086
       "$litmus" run -n 1e9 --seed 1 --timeout 60 --profile "$profile" --json "$out/proxy.json" \

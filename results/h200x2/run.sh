@@ -19,10 +19,10 @@ step() {  # NAME COMMAND...: runs it, keeps stdout/stderr, prints the exit and t
 }
 nvidia-smi -L
 nvidia-smi topo -m
-mapfile -t two < <(grep -l 'gpu:' -r litmus/catalog | sort)
+mapfile -t two < <(grep -l 'gpu:' -r catalog | sort)
 step diffgpu "$litmus" run -n 1e8 --budget 5 --timeout 60 --json "$out/diffgpu.json" "${two[@]}"
 grep -E '^(Test|Verdict|Condition|Instances|VIOLATION)' "$out/diffgpu.txt"
-CUDA_VISIBLE_DEVICES=0 step refused-one-gpu "$litmus" run -n 1e6 litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffgpu.yaml
+CUDA_VISIBLE_DEVICES=0 step refused-one-gpu "$litmus" run -n 1e6 catalog/shapes/MP+rel.gpu+acq.gpu-diffgpu.yaml
 tail -2 "$out/refused-one-gpu.err"
 cat >/tmp/hang-diffgpu.yaml <<'YAML'
 name: hang-diffgpu
@@ -41,7 +41,7 @@ threads:
       @%p bra L;
 condition: exists (P0:r0 == 0)
 YAML
-step hang "$litmus" run --timeout 10 -n 1e6 /tmp/hang-diffgpu.yaml litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffgpu.yaml
+step hang "$litmus" run --timeout 10 -n 1e6 /tmp/hang-diffgpu.yaml catalog/shapes/MP+rel.gpu+acq.gpu-diffgpu.yaml
 grep -E '^Test' "$out/hang.txt"
-step catalog-all "$litmus" run --gpus all -n 1e8 --seed 1 --timeout 5 --json "$out/catalog-all.json" litmus/catalog
-step catalog-one "$litmus" run --gpus 0 -n 1e8 --seed 1 --timeout 5 --json "$out/catalog-one.json" litmus/catalog
+step catalog-all "$litmus" run --gpus all -n 1e8 --seed 1 --timeout 5 --json "$out/catalog-all.json" catalog
+step catalog-one "$litmus" run --gpus 0 -n 1e8 --seed 1 --timeout 5 --json "$out/catalog-one.json" catalog

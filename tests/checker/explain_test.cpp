@@ -16,7 +16,7 @@ namespace {
 using checker::Step;
 
 litmus::Test catalogue(const std::string& rel) {
-  return litmus::parseFile(std::string(LITMUS_SOURCE_DIR) + "/litmus/catalog/" + rel);
+  return litmus::parseFile(std::string(LITMUS_SOURCE_DIR) + "/catalog/" + rel);
 }
 
 checker::Result explainCheck(const litmus::Test& t, std::optional<litmus::StatePattern> state = {}) {

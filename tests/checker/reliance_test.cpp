@@ -103,14 +103,14 @@ condition: exists (P0:r0 == 1 /\ P1:r0 == 1)
 TEST_CASE("suite --fail-on-relies fails a verdict that rests on a stronger decision") {
   const std::string path = "reliance_test_elect.yaml";
   std::ofstream(path) << kElect;
-  checker::SuiteOptions opt;
-  auto report = checker::runSuite({path}, opt);
+  suite::SuiteOptions opt;
+  auto report = suite::runSuite({path}, opt);
   REQUIRE(report.entries.size() == 1);
-  CHECK((report.entries[0].verdict == checker::Verdict::Pass));
+  CHECK((report.entries[0].verdict == suite::Verdict::Pass));
   opt.failOnRelies = true;
-  report = checker::runSuite({path}, opt);
+  report = suite::runSuite({path}, opt);
   REQUIRE(report.entries.size() == 1);
-  CHECK((report.entries[0].verdict == checker::Verdict::Fail));
+  CHECK((report.entries[0].verdict == suite::Verdict::Fail));
   CHECK(report.entries[0].message.find("relies on D33") != std::string::npos);
   std::remove(path.c_str());
 }

@@ -128,7 +128,7 @@ explain_golden() {
     fi
   done
 }
-CAT=../../litmus/catalog
+CAT=../../catalog
 # allowed stale read: the flag store is relaxed, no release pattern
 explain_golden MP-relaxed-flag --explain $CAT/shapes/MP+rlx.gpu+acq.gpu.yaml
 # allowed stale read: .cta release and acquire in different CTAs, scope too narrow
@@ -307,7 +307,7 @@ lit check golden/CoRR.yaml
 ! grep -q '^Vacuous: ' "$OUT" && ! grep -q '^May hang: ' "$OUT"
 check $? "check: a terminating test has no May hang or Vacuous line" "$(ran check golden/CoRR.yaml)"
 
-c=../../litmus/catalog/loops/counted-loop.yaml
+c=../../catalog/loops/counted-loop.yaml
 lit check --unroll 1 "$c"
 [ "$RC" -eq 3 ] && grep -qx 'States 0' "$OUT" && ! grep -q '^May hang: ' "$OUT" &&
   grep -qx 'Vacuous: no allowed execution runs to its end (longer paths were not explored), so States and the Observation count none' "$OUT"

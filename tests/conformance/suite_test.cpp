@@ -8,8 +8,8 @@
 #include <fstream>
 #include <random>
 
-using checker::SuiteEntry;
-using checker::Verdict;
+using suite::SuiteEntry;
+using suite::Verdict;
 namespace fs = std::filesystem;
 
 namespace {
@@ -58,7 +58,7 @@ const char* kCoRR =
     "condition: 'exists (P1:r0 == 1)'\n";
 
 SuiteEntry runOne(const std::string& file) {
-  const auto report = checker::runSuite({file}, {});
+  const auto report = suite::runSuite({file}, {});
   REQUIRE(report.entries.size() == 1);
   return report.entries[0];
 }
@@ -88,10 +88,10 @@ TEST_CASE("suite: a test that may hang fails unless may-hang is expected") {
   SUBCASE("may-hang from LIVENESS.tsv passes, and the TSV replaces the test's own key") {
     const std::string f =
         dir.write("a.yaml", deadlock("expect: unreachable\nliveness: terminates\n"));
-    checker::SuiteOptions opt;
+    suite::SuiteOptions opt;
     opt.livenessTsv =
         dir.write("LIVENESS.tsv", "test\tmodel\ttermination\na.yaml\tptx\tmay-hang\n");
-    const auto report = checker::runSuite({f}, opt);
+    const auto report = suite::runSuite({f}, opt);
     REQUIRE(report.entries.size() == 1);
     CHECK((report.entries[0].verdict == Verdict::Pass));
   }
@@ -122,7 +122,7 @@ TEST_CASE("suite: a test that terminates and meets its expectation passes") {
 TEST_CASE("suite: a TSV entry that names no file is a failing entry, seen by progress") {
   TempDir dir;
   const std::string present = dir.write("c.yaml", kCoRR);
-  checker::SuiteOptions opt;
+  suite::SuiteOptions opt;
   opt.expectedTsv = dir.write("EXPECTED.tsv",
                               "test\tmodel\tquantifier\tcondition\n"
                               "c.yaml\tptx\texists\treachable\n"
@@ -139,7 +139,7 @@ TEST_CASE("suite: a TSV entry that names no file is a failing entry, seen by pro
     totals.push_back(total);
     seen.push_back(e);
   };
-  const auto report = checker::runSuite({present}, opt);
+  const auto report = suite::runSuite({present}, opt);
   REQUIRE(report.entries.size() == 3);
   REQUIRE(seen.size() == 3);
   CHECK(totals == std::vector<size_t>{3, 3, 3});
@@ -159,7 +159,7 @@ TEST_CASE("suite: a TSV entry that names no file is a failing entry, seen by pro
 
   // The JUnit report carries them as errors.
   const std::string junit = (dir.path / "report.xml").string();
-  checker::writeJunit(junit, report);
+  suite::writeJunit(junit, report);
   std::ifstream in(junit);
   const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(xml.find("errors=\"2\"") != std::string::npos);

@@ -8,7 +8,7 @@
 
 #include "gen.h"
 #include "litmus/parse.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 namespace difftest {
 

@@ -17,8 +17,8 @@ export LC_ALL=C
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-gpu-cli.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 cd "$SRC" || exit 2
-MP=litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
-SB=litmus/catalog/shapes/SB+fence.sc.gpu.yaml
+MP=catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
+SB=catalog/shapes/SB+fence.sc.gpu.yaml
 
 PASSED=0
 FAILED=0
@@ -73,10 +73,10 @@ printf 'memStride = 4\nbogus = 1\n' >"$TMP/bad.profile"
 fake run --profile "$TMP/bad.profile" "$MP"
 check "bad profile: positioned error" has err "$TMP/bad.profile:2:1: error: unknown profile key 'bogus'"
 
-lit run --emit-ptx "$TMP/ptx" "$MP" litmus/catalog/proxy/MP+sust+suld-diffcta.yaml
+lit run --emit-ptx "$TMP/ptx" "$MP" catalog/proxy/MP+sust+suld-diffcta.yaml
 check "--emit-ptx with a refused test: exit 3" test $RC -eq 3
 check "--emit-ptx writes the PTX" test -s "$TMP/ptx/MP+rel.gpu+acq.gpu-diffcta.ptx"
-check "--emit-ptx names the refused location" has err "litmus/catalog/proxy/MP+sust+suld-diffcta.yaml:"
+check "--emit-ptx names the refused location" has err "catalog/proxy/MP+sust+suld-diffcta.yaml:"
 check "--emit-ptx counts" has out "1 written, 1 refused"
 
 # --emit-sass: the driver's JIT linker (the fake's cubin names the test) and nvdisasm (a stand-in
@@ -90,7 +90,7 @@ nodir() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
 LITMUS_LIBCUDA=$TMP/none/libcuda.so.1 lit run --emit-sass "$TMP/sass0" "$MP"
 check "--emit-sass, no driver: exit 2" test $RC -eq 2
 check "--emit-sass, no driver: says so" has err "litmus run: no CUDA driver found"
-LITMUS_NVDISASM=$TMP/nvdisasm fake run --emit-sass "$TMP/sass" "$MP" litmus/catalog/proxy/MP+sust+suld-diffcta.yaml
+LITMUS_NVDISASM=$TMP/nvdisasm fake run --emit-sass "$TMP/sass" "$MP" catalog/proxy/MP+sust+suld-diffcta.yaml
 check "--emit-sass with a refused test: exit 3" test $RC -eq 3
 check "--emit-sass: the driver's cubin, named by test" grep -qx "FAKE-CUBIN test $MPNAME, [0-9]* bytes of PTX" "$TMP/sass/$MPNAME.cubin"
 check "--emit-sass: the disassembly with -hex" grep -qx "fake nvdisasm -hex" "$TMP/sass/$MPNAME.sass"
@@ -177,20 +177,20 @@ check "the next test still runs" has out "Test MP+rel.gpu+acq.gpu-diffcta on Fak
 check "a test that never ends: the model says it terminates" has out "the model says every execution terminates"
 check "summary line" has out "Summary: 2 tests: 1 ok, 0 violation, 0 inconclusive, 0 hung, 1 timeout, 0 refused, 0 error"
 
-HANG=litmus/catalog/barriers/bar.sync-count-half.yaml
+HANG=catalog/barriers/bar.sync-count-half.yaml
 FAKE_CUDA_HANG="test bar.sync-count-half" fake run -n 1000 --timeout 2 --json "$TMP/hang.json" "$HANG"
 check "a test the model says can hang, hanging: exit 0" test $RC -eq 0
 check "a test the model says can hang: reported as hung, with the model's reason" grep -qE '^Test bar.sync-count-half: hung: stopped by the watchdog after 2 s.*; the model says it can hang: ' "$TMP/out"
 check "hung: json says the hang was expected" grep -q '"verdict":"hung".*"status":"timeout".*"hangExpected":true' "$TMP/hang.json"
 
-FAKE_CUDA_STATES="1" fake run -n 1000 litmus/catalog/cluster/bar.warp.sync-lane-never-arrives.yaml
+FAKE_CUDA_STATES="1" fake run -n 1000 catalog/cluster/bar.warp.sync-lane-never-arrives.yaml
 check "a test the model says never finishes, finishing: exit 1" test $RC -eq 1
 check "a test the model says never finishes: says so" has out "Verdict violation: the model says no execution finishes (P1 waits forever at 'bar.warp.sync 3'); the GPU finished"
 
-lit run --emit-ptx "$TMP/ptx2" litmus/catalog/mbarrier/mbarrier.inval.yaml
+lit run --emit-ptx "$TMP/ptx2" catalog/mbarrier/mbarrier.inval.yaml
 check "undefined behaviour is refused" has err "an mbarrier operation on an invalidated object is undefined behaviour"
 
-FAKE_CUDA_STATES="0,0" fake run -n 1000 litmus/catalog/alias/MP+alias-nofence.yaml
+FAKE_CUDA_STATES="0,0" fake run -n 1000 catalog/alias/MP+alias-nofence.yaml
 check "a test with an alias runs (the buffer mapped twice)" test $RC -eq 0
 check "a test with an alias: its report" has out "Test MP+alias-nofence on Fake GPU"
 
@@ -297,7 +297,7 @@ check "resume: a bad line that is not the last: positioned error, exit 2" test $
 check "resume: a bad line named" has err "$TMP/bad.json:1:1: error: not a result line"
 lit run -n 1000 --resume "$MP"
 check "resume without --json: usage error" test $RC -eq 2
-ALIAS=litmus/catalog/alias/MP+alias-nofence.yaml
+ALIAS=catalog/alias/MP+alias-nofence.yaml
 FAKE_CUDA_LAUNCH_US=2000 FAKE_CUDA_STATES="0,0" fake run -n 1e12 --budget 0.3 --max-time 0.2 --json "$TMP/m.json" "$MP" "$SB" "$ALIAS"
 check "max-time: exit 3" test $RC -eq 3
 check "max-time: says how many remain" has err "--max-time 0.2 s reached: 2 of 3 tests not run; run the same command with --resume"
@@ -375,7 +375,7 @@ check "compare: help" has out "Usage: litmus compare"
 # the programmatic ones through cuLaunchKernelEx with the programmatic-stream-serialization
 # attribute (the fake refuses one that does not follow a test launch), the tally after the last
 # (the log starts with the tally that initialises the first launch).
-GRID=$SRC/litmus/catalog/grid
+GRID=$SRC/catalog/grid
 FAKE_CUDA_LAUNCH_LOG=$TMP/launches FAKE_CUDA_STATES="1,1" fake run -n 1000 "$GRID/MP-programmatic-wait.yaml"
 check "grids: programmatic launch runs, exit 0" test $RC -eq 0
 check "grids: test, then test programmatic, then tally" test "$(sed -n 2,4p "$TMP/launches" | tr '\n' ' ')" = "test test programmatic tally "

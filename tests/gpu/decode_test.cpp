@@ -141,7 +141,7 @@ TEST_CASE("the generated PTX places the threads of every catalogue test it can r
   profile.occupancyPct = 5;
   gpu::Rng rng(4);
   int checked = 0;
-  for (const std::string& file : litmus::findTestFiles({std::string(LITMUS_SOURCE_DIR) + "/litmus/catalog"})) {
+  for (const std::string& file : litmus::findTestFiles({std::string(LITMUS_SOURCE_DIR) + "/catalog"})) {
     if (file.size() < 5 || file.substr(file.size() - 5) != ".yaml") continue;
     CAPTURE(file);
     std::ifstream in(file);

@@ -32,11 +32,11 @@ litmus::Test catalogue(const std::string& rel) {
 litmus::Test yaml(const std::string& text) { return litmus::parseYaml(text, "t.yaml"); }
 
 const char* const kGolden[][2] = {
-    {"litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml", "MP+rel.gpu+acq.gpu-diffcta.ptx"},
-    {"litmus/catalog/barriers/MP+bar.sync.yaml", "MP+bar.sync.ptx"},
-    {"litmus/catalog/mbarrier/MP+mbarrier.arrive+test_wait.yaml", "MP+mbarrier.arrive+test_wait.ptx"},
-    {"litmus/catalog/barriers/MP+barrier.cluster.yaml", "MP+barrier.cluster.ptx"},
-    {"litmus/catalog/async/TMA-load+expect_tx.yaml", "TMA-load+expect_tx.ptx"},
+    {"catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml", "MP+rel.gpu+acq.gpu-diffcta.ptx"},
+    {"catalog/barriers/MP+bar.sync.yaml", "MP+bar.sync.ptx"},
+    {"catalog/mbarrier/MP+mbarrier.arrive+test_wait.yaml", "MP+mbarrier.arrive+test_wait.ptx"},
+    {"catalog/barriers/MP+barrier.cluster.yaml", "MP+barrier.cluster.ptx"},
+    {"catalog/async/TMA-load+expect_tx.yaml", "TMA-load+expect_tx.ptx"},
 };
 
 }  // namespace
@@ -60,7 +60,7 @@ TEST_CASE("generated PTX of pinned catalogue tests matches the golden files") {
 
 TEST_CASE("each instruction keeps its order, scope, state space and type") {
   const std::string ptx =
-      gpu::generatePtx(catalogue("litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml"));
+      gpu::generatePtx(catalogue("catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml"));
   CHECK(ptx.find("\tst.global.u32 [%a0], 1;") != std::string::npos);
   CHECK(ptx.find("\tst.release.gpu.global.u32 [%a1], 1;") != std::string::npos);
   CHECK(ptx.find("\tld.acquire.gpu.global.u32 %t1_r0, [%a1];") != std::string::npos);
@@ -86,12 +86,12 @@ condition: exists (P0:r0 == 0)
 
 TEST_CASE("barriers with branches run one instance per warp, with warp-uniform branches") {
   const std::string ptx =
-      gpu::generatePtx(catalogue("litmus/catalog/mbarrier/MP+mbarrier.arrive+test_wait.yaml"));
+      gpu::generatePtx(catalogue("catalog/mbarrier/MP+mbarrier.arrive+test_wait.yaml"));
   CHECK(ptx.find("warp mode") != std::string::npos);
   CHECK(ptx.find("vote.sync.any.pred") != std::string::npos);
   CHECK(ptx.find("@%h_lane0 mbarrier.arrive.shared.b64 %t0_s, [%s1];") != std::string::npos);
   const std::string lane =
-      gpu::generatePtx(catalogue("litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml"));
+      gpu::generatePtx(catalogue("catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml"));
   CHECK(lane.find("lane mode") != std::string::npos);
 }
 
@@ -119,7 +119,7 @@ condition: exists (P1:r0 == 1)
 
 TEST_CASE("mapa addresses are the hardware's, and the owner CTA waits for remote accesses") {
   const std::string ptx =
-      gpu::generatePtx(catalogue("litmus/catalog/cluster/DSMEM-MP+rel.cluster+acq.cluster.yaml"));
+      gpu::generatePtx(catalogue("catalog/cluster/DSMEM-MP+rel.cluster+acq.cluster.yaml"));
   CHECK(ptx.find("mapa.shared::cluster.u32 %w0, %l0, 1;") != std::string::npos);
   CHECK(ptx.find("st.release.cluster.shared::cluster.u32 [%w0], 1;") != std::string::npos);
   CHECK(ptx.find("ld.acquire.cluster.shared.u32 %t1_r0, [%s1];") != std::string::npos);
@@ -128,28 +128,28 @@ TEST_CASE("mapa addresses are the hardware's, and the owner CTA waits for remote
 }
 
 TEST_CASE("asynchronous operations are written as the test writes them, in the PTX version they need") {
-  const std::string load = gpu::generatePtx(catalogue("litmus/catalog/async/TMA-load+expect_tx.yaml"));
+  const std::string load = gpu::generatePtx(catalogue("catalog/async/TMA-load+expect_tx.yaml"));
   CHECK(load.find(".version 8.0") != std::string::npos);
   CHECK(load.find("\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%s1], [%a0], 16, "
                   "[%s2];") != std::string::npos);
   const std::string cta = gpu::generatePtx(
-      catalogue("litmus/catalog/async/TMA-load-after-global-write+fence.proxy.async.global.yaml"));
+      catalogue("catalog/async/TMA-load-after-global-write+fence.proxy.async.global.yaml"));
   CHECK(cta.find(".version 8.6") != std::string::npos);  // a .shared::cta destination
   const std::string store =
-      gpu::generatePtx(catalogue("litmus/catalog/async/MP+TMA-store+wait_group.read.yaml"));
+      gpu::generatePtx(catalogue("catalog/async/MP+TMA-store+wait_group.read.yaml"));
   CHECK(store.find("\tcp.async.bulk.global.shared::cta.bulk_group [%a1], [%s0], 16;") != std::string::npos);
   CHECK(store.find("\tcp.async.bulk.wait_group.read 0;") != std::string::npos);
-  const std::string st = gpu::generatePtx(catalogue("litmus/catalog/cluster/st.async+mbarrier.cluster.yaml"));
+  const std::string st = gpu::generatePtx(catalogue("catalog/cluster/st.async+mbarrier.cluster.yaml"));
   CHECK(st.find(".version 8.1") != std::string::npos);
   CHECK(st.find("\tst.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%w0], %w1, [%w2];") !=
         std::string::npos);
-  const std::string red = gpu::generatePtx(catalogue("litmus/catalog/cluster/red.async+mbarrier.yaml"));
+  const std::string red = gpu::generatePtx(catalogue("catalog/cluster/red.async+mbarrier.yaml"));
   CHECK(red.find("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%w0], %w1, "
                  "[%w2];") != std::string::npos);
 }
 
 TEST_CASE("a bulk copy gets 16-byte aligned slots with a word element for each copied word") {
-  const gpu::Plan plan = gpu::makePlan(catalogue("litmus/catalog/async/TMA-load+expect_tx.yaml"));
+  const gpu::Plan plan = gpu::makePlan(catalogue("catalog/async/TMA-load+expect_tx.yaml"));
   for (const gpu::LocPlan& l : plan.locs) {
     CAPTURE(l.name);
     if (l.name == "m") continue;
@@ -163,19 +163,19 @@ TEST_CASE("a bulk copy gets 16-byte aligned slots with a word element for each c
 
 TEST_CASE("the final state waits for asynchronous operations to complete") {
   // The test waits on the mbarrier: its initialising thread waits for phase 0 at the end.
-  const std::string load = gpu::generatePtx(catalogue("litmus/catalog/async/TMA-load+expect_tx.yaml"));
+  const std::string load = gpu::generatePtx(catalogue("catalog/async/TMA-load+expect_tx.yaml"));
   CHECK(load.find("T0_DRAIN0:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %c0, [%s2], 0;") !=
         std::string::npos);
   // Nobody arrives: the runner arrives for the bytes, then waits, before the final value is read.
   const std::string copy = gpu::generatePtx(
-      catalogue("litmus/catalog/cluster/DSMEM-bulk-copy+fence.proxy.async.shared-cluster.yaml"));
+      catalogue("catalog/cluster/DSMEM-bulk-copy+fence.proxy.async.shared-cluster.yaml"));
   const size_t arrive = copy.find("\tmbarrier.arrive.expect_tx.shared::cta.b64 %x0, [%s2], 16;");
   CHECK(arrive != std::string::npos);
   CHECK(copy.find("T1_DRAIN0:", arrive) != std::string::npos);
   CHECK(copy.find("T0_JOIN0:") != std::string::npos);  // the source CTA outlives the copy
   // Bulk groups: the issuing thread waits for them all; copies see the initial values.
   const std::string store =
-      gpu::generatePtx(catalogue("litmus/catalog/async/MP+TMA-store+wait_group.read.yaml"));
+      gpu::generatePtx(catalogue("catalog/async/MP+TMA-store+wait_group.read.yaml"));
   CHECK(store.find("\tcp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group 0;\nT0_END:") !=
         std::string::npos);
   CHECK(store.find("T0_BEGIN:\n\t// thread P0 (CTA 0, cluster 0)\n\t// the start: ") != std::string::npos);
@@ -335,7 +335,7 @@ condition: exists (P1:s == 0)
 // positioned error.
 TEST_CASE("every catalogue test is generated or refused") {
   int generated = 0, refused = 0;
-  for (const std::string& f : litmus::findTestFiles({std::string(LITMUS_SOURCE_DIR) + "/litmus/catalog"})) {
+  for (const std::string& f : litmus::findTestFiles({std::string(LITMUS_SOURCE_DIR) + "/catalog"})) {
     CAPTURE(f);
     litmus::Test t;
     try {
@@ -358,7 +358,7 @@ TEST_CASE("every catalogue test is generated or refused") {
 }
 
 TEST_CASE("a generic alias is its target's memory at the buffer's second mapping") {
-  const litmus::Test t = catalogue("litmus/catalog/chapter8/ch8-L7-cowr-alias-nofence.yaml");
+  const litmus::Test t = catalogue("catalog/chapter8/ch8-L7-cowr-alias-nofence.yaml");
   const gpu::Plan plan = gpu::makePlan(t);
   int x = -1, alias = -1;
   for (size_t v = 0; v < plan.locs.size(); ++v) (plan.locs[v].aliasOf >= 0 ? alias : x) = static_cast<int>(v);
@@ -384,16 +384,16 @@ condition: exists (P0:r0 == 1)
 }
 
 TEST_CASE("a vector access gets a slot aligned to its whole width") {
-  const gpu::Plan plan = gpu::makePlan(catalogue("litmus/catalog/vector/atom.v2.f32.add-twice.yaml"));
+  const gpu::Plan plan = gpu::makePlan(catalogue("catalog/vector/atom.v2.f32.add-twice.yaml"));
   REQUIRE(plan.locs.size() == 1);
   CHECK(plan.locs[0].align == 8);  // two 4-byte elements, one 8-byte access
   CHECK(plan.shape.slotAlign == 8);
-  const gpu::Plan v4 = gpu::makePlan(catalogue("litmus/catalog/vector/atom.v4.f16.add-twice.yaml"));
+  const gpu::Plan v4 = gpu::makePlan(catalogue("catalog/vector/atom.v4.f16.add-twice.yaml"));
   CHECK(v4.locs[0].align == 8);  // four 2-byte elements
 }
 
 TEST_CASE("an mbarrier operation after inval is undefined behaviour and refused") {
-  CHECK_THROWS_WITH(gpu::generatePtx(catalogue("litmus/catalog/mbarrier/mbarrier.inval.yaml")),
+  CHECK_THROWS_WITH(gpu::generatePtx(catalogue("catalog/mbarrier/mbarrier.inval.yaml")),
                     doctest::Contains("an mbarrier operation on an invalidated object is undefined behaviour"));
   CHECK_NOTHROW(gpu::generatePtx(yaml(R"(name: reinit
 locations: {m: {space: shared}}
@@ -409,7 +409,7 @@ condition: exists (P0:p == 0)
 }
 
 TEST_CASE("threads placed in one warp run at their lanes, one instance per warp") {
-  const litmus::Test t = catalogue("litmus/catalog/cluster/elect.sync-lowest-lane.yaml");
+  const litmus::Test t = catalogue("catalog/cluster/elect.sync-lowest-lane.yaml");
   const gpu::Plan plan = gpu::makePlan(t);
   CHECK(plan.mode == gpu::Mode::Fixed);
   CHECK(plan.warpsPerInstance == 1);
@@ -418,7 +418,7 @@ TEST_CASE("threads placed in one warp run at their lanes, one instance per warp"
   CHECK(ptx.find("setp.eq.u32 %h_q, %h_lane, 2;") != std::string::npos);
   CHECK(ptx.find("\telect.sync %w0|%t1_p, 6;") != std::string::npos);
   CHECK(ptx.find("@%h_p bra T1_BEGIN;") != std::string::npos);  // lanes part ways: not bra.uni
-  const std::string sync = gpu::generatePtx(catalogue("litmus/catalog/cluster/MP+bar.warp.sync.yaml"));
+  const std::string sync = gpu::generatePtx(catalogue("catalog/cluster/MP+bar.warp.sync.yaml"));
   CHECK(sync.find("\tbar.warp.sync 3;") != std::string::npos);
   const std::string body = R"(
     code: |

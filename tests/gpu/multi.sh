@@ -18,8 +18,8 @@ export LC_ALL=C
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-gpu-multi.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 cd "$SRC" || exit 2
-MP=litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
-DIFF=litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffgpu.yaml
+MP=catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
+DIFF=catalog/shapes/MP+rel.gpu+acq.gpu-diffgpu.yaml
 
 PASSED=0
 FAILED=0

@@ -28,7 +28,7 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-ptxas.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 
-"$LITMUS" run --emit-ptx "$TMP/ptx" "$SRC/litmus/catalog" >"$TMP/out" 2>"$TMP/err"
+"$LITMUS" run --emit-ptx "$TMP/ptx" "$SRC/catalog" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then  # 3: some test refused
   echo "litmus run --emit-ptx exited $rc"
@@ -44,7 +44,7 @@ if [ $rc -ne 0 ]; then
   exit 1
 fi
 mv "$TMP"/self/*.ptx "$TMP/ptx/"
-files=$(find "$SRC/litmus/catalog" "$SRC/gpu-runner/self-test" -name '*.yaml' | wc -l)
+files=$(find "$SRC/catalog" "$SRC/gpu-runner/self-test" -name '*.yaml' | wc -l)
 generated=$(find "$TMP/ptx" -name '*.ptx' 2>/dev/null | wc -l)
 refused=$(grep -c ': error: ' "$TMP/err")
 failed=0

@@ -70,7 +70,7 @@ void requireSameTest(const Test& a, const Test& b) {
 
 TEST_CASE("convert: catalogue tests that fit herd's dialect round-trip YAML -> herd -> YAML") {
   size_t fit = 0, refused = 0;
-  for (const std::string& f : findTestFiles({kSource + "/litmus/catalog"})) {
+  for (const std::string& f : findTestFiles({kSource + "/catalog"})) {
     CAPTURE(f);
     const Test t = parseFile(f);
     std::string herd;

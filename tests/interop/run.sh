@@ -35,8 +35,8 @@ mask() { sed -E 's/^(Time [^ ]+) [0-9.]+$/\1 T/' "$1"; }
 
 # --- check --herd: golden blocks ---
 # (~exists swaps the Witnesses; forall is Required; a race prints Flag data-race)
-for t in litmus/catalog/chapter8/ch8-L5-corr litmus/catalog/chapter8/ch8-L8-sb-fence-sc-sys \
-         litmus/catalog/chapter8/asplos19-fig9-CoWR litmus/catalog/chapter8/ch8-L2-atomicity-not-ms \
+for t in catalog/chapter8/ch8-L5-corr catalog/chapter8/ch8-L8-sb-fence-sc-sys \
+         catalog/chapter8/asplos19-fig9-CoWR catalog/chapter8/ch8-L2-atomicity-not-ms \
          tests/cli/golden/CoWR-notexists; do
   name=$(basename "$t")
   lit check --herd "$t.yaml"
@@ -47,8 +47,8 @@ for t in litmus/catalog/chapter8/ch8-L5-corr litmus/catalog/chapter8/ch8-L8-sb-f
 done
 
 # --- an mcompare7-style reader takes every block of chapter 8 ---
-lit check --herd litmus/catalog/chapter8
-n=$(find litmus/catalog/chapter8 -name '*.yaml' | wc -l)
+lit check --herd catalog/chapter8
+n=$(find catalog/chapter8 -name '*.yaml' | wc -l)
 if python3 "$HERE/parse_herd.py" "$TMP/out" >"$TMP/parsed" 2>&1 && grep -qx "parsed $n tests" "$TMP/parsed"; then
   ok "parse_herd.py reads all $n chapter-8 blocks"
 else
@@ -57,9 +57,9 @@ fi
 # The reader must be able to fail: '==' in a condition and a P-name key are not herd's.
 sed 's/=1;/==1;/' "$TMP/out" >"$TMP/broken"
 if python3 "$HERE/parse_herd.py" "$TMP/broken" >/dev/null 2>&1; then notok "parse_herd.py rejects a bad binding"; else ok "parse_herd.py rejects a bad binding"; fi
-lit check litmus/catalog/chapter8/ch8-L5-corr.yaml
+lit check catalog/chapter8/ch8-L5-corr.yaml
 if python3 "$HERE/parse_herd.py" "$TMP/out" >/dev/null 2>&1; then notok "parse_herd.py rejects the default output (P-names)"; else ok "parse_herd.py rejects the default output (P-names)"; fi
-lit check --herd --json litmus/catalog/chapter8/ch8-L5-corr.yaml
+lit check --herd --json catalog/chapter8/ch8-L5-corr.yaml
 [ "$RC" = 2 ] && ok "--herd excludes --json (exit 2)" || notok "--herd excludes --json (exit $RC)"
 
 # --- check --keep-going ---
@@ -76,7 +76,7 @@ lit check --keep-going "$KG/good-mp.yaml" "$KG/good-sb.yaml"
 [ "$RC" = 0 ] && ok "check --keep-going, all good: exit 0" || notok "check --keep-going, all good: exit $RC" "$TMP/err"
 
 # --- convert both ways ---
-lit convert litmus/catalog/chapter8/ch8-L5-corr.yaml
+lit convert catalog/chapter8/ch8-L5-corr.yaml
 if [ "$RC" = 0 ] && head -1 "$TMP/out" | grep -qx 'PTX ch8-L5-corr' && grep -qx 'Expect=[a-z-]*' "$TMP/out"; then
   ok "convert YAML -> herd (auto), expectation kept"
 else notok "convert YAML -> herd (exit $RC)" "$TMP/err"; fi
@@ -85,10 +85,10 @@ lit convert "$TMP/corr.litmus"
 [ "$RC" = 0 ] && grep -q '^expect:' "$TMP/out" && ok "convert herd -> YAML (auto), expect kept" || notok "convert herd -> YAML (exit $RC)" "$TMP/err"
 lit check --herd "$TMP/corr.litmus"
 mask "$TMP/out" | grep -v '^Hash=' >"$TMP/a"
-lit check --herd litmus/catalog/chapter8/ch8-L5-corr.yaml
+lit check --herd catalog/chapter8/ch8-L5-corr.yaml
 mask "$TMP/out" | grep -v '^Hash=' >"$TMP/b"
 diff -u "$TMP/b" "$TMP/a" >"$TMP/diff" && ok "the herd file checks as the YAML test does" || notok "the herd file checks as the YAML test does" "$TMP/diff"
-lit convert --to herd litmus/catalog/mbarrier/"$(ls litmus/catalog/mbarrier | head -1)"
+lit convert --to herd catalog/mbarrier/"$(ls catalog/mbarrier | head -1)"
 if [ "$RC" = 2 ] && grep -q "cannot write this test in herd's dialect" "$TMP/err" && [ ! -s "$TMP/out" ]; then
   ok "convert refuses an mbarrier test (exit 2, nothing printed)"
 else notok "convert refuses an mbarrier test (exit $RC)" "$TMP/err"; fi

@@ -27,7 +27,7 @@ using model::Constraint;
 namespace {
 
 std::vector<std::string> catalogue() {
-  return litmus::findTestFiles({std::string(LITMUS_SOURCE_DIR) + "/litmus/catalog"});
+  return litmus::findTestFiles({std::string(LITMUS_SOURCE_DIR) + "/catalog"});
 }
 
 // Every tenth file of the dat3m corpus, if the shared data is there.

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "model/bitrel.h"
-#include "model/semantics.h"
+#include "semantics/semantics.h"
 
 using model::BitRel;
 

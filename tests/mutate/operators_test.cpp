@@ -173,7 +173,7 @@ bool expectsMutants(const litmus::Test& t, mutate::Category c) {
 
 TEST_CASE("mutate: no operator silently skips a catalogue test that has what it mutates") {
   int checked = 0;
-  for (const std::string& f : litmus::findTestFiles({std::string(LITMUS_SOURCE_DIR) + "/litmus/catalog"})) {
+  for (const std::string& f : litmus::findTestFiles({std::string(LITMUS_SOURCE_DIR) + "/catalog"})) {
     const litmus::Test t = litmus::parseFile(f);
     for (mutate::Category c : mutate::allCategories()) {
       if (!expectsMutants(t, c)) continue;
@@ -184,7 +184,7 @@ TEST_CASE("mutate: no operator silently skips a catalogue test that has what it 
   }
   CHECK(checked > 100);
   // po-reverse and po-weaken on the shapes that have adjacent accesses and dependencies
-  const std::string shapes = std::string(LITMUS_SOURCE_DIR) + "/litmus/catalog/";
+  const std::string shapes = std::string(LITMUS_SOURCE_DIR) + "/catalog/";
   CHECK_FALSE(mutate::mutations(litmus::parseFile(shapes + "shapes/SB+weak.yaml"), mutate::Category::PoReverse).empty());
   CHECK_FALSE(mutate::mutations(litmus::parseFile(shapes + "shapes/LB+ctrl.yaml"), mutate::Category::PoWeaken).empty());
   CHECK_FALSE(mutate::mutations(litmus::parseFile(shapes + "chapter8/ch8-L3-lb-deps-regs.yaml"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests the pattern-library generator (litmus/patterns/generate.py).
+"""Tests the pattern-library generator (patterns/generate.py).
 
 1. The committed library is what the generator writes (generate.py --check).
 2. Every buggy variant differs from its family's correct test in exactly the intended step: the
@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PATTERNS = os.path.join(ROOT, "litmus", "patterns")
+PATTERNS = os.path.join(ROOT, "patterns")
 sys.path.insert(0, PATTERNS)
 
 from registry import DEFAULTS, FAMILIES  # noqa: E402

@@ -11,4 +11,4 @@ litmus=$1
 src=$2
 # AddressSanitizer reserves terabytes of address space: no cap there (its build is slower anyway).
 ldd "$litmus" 2>/dev/null | grep -q libasan || ulimit -v 4000000
-exec "$litmus" suite --engine both --timeout 120 "$src/litmus/patterns/reference"
+exec "$litmus" suite --engine both --timeout 120 "$src/patterns/reference"

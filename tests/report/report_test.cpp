@@ -90,7 +90,7 @@ TEST_CASE("report: the page embeds the results and fetches nothing") {
 
 TEST_CASE("graph: initial writes hidden, reads of them marked, mbarrier values decoded") {
   const litmus::Test t = litmus::parseFile(std::string(LITMUS_SOURCE_DIR) +
-                                           "/litmus/catalog/mbarrier/MP+mbarrier.arrive+test_wait.yaml");
+                                           "/catalog/mbarrier/MP+mbarrier.arrive+test_wait.yaml");
   checker::Options opt;
   opt.witnesses = opt.explain = true;
   const checker::Result r = checker::check(t, opt);

@@ -5,7 +5,7 @@ set -u
 LITMUS=$1
 cd "$2" || exit 2
 . tests/scale/lib.sh
-SET=(litmus/catalog/shapes litmus/catalog/barriers litmus/catalog/loops)
+SET=(catalog/shapes catalog/barriers catalog/loops)
 
 "$LITMUS" suite -j 1 "${SET[@]}" >"$TMP/s1" 2>&1; r1=$?
 "$LITMUS" suite -j 3 "${SET[@]}" >"$TMP/s3" 2>&1; r3=$?
@@ -21,16 +21,16 @@ check "check -j 4: the same stderr" same "$TMP/e1" "$TMP/e4"
 check "check -j 4 exits as -j 1 ($r1)" test "$r1" -eq "$r4"
 check "check printed every test" test "$(grep -c '^Test ' "$TMP/c4")" -ge 120
 
-"$LITMUS" check --json -j 1 litmus/catalog/shapes >"$TMP/j1"
-"$LITMUS" check --json -j 2 litmus/catalog/shapes >"$TMP/j2"
+"$LITMUS" check --json -j 1 catalog/shapes >"$TMP/j1"
+"$LITMUS" check --json -j 2 catalog/shapes >"$TMP/j2"
 untimed "$TMP/j1" >"$TMP/j1u"; untimed "$TMP/j2" >"$TMP/j2u"
 check "check --json -j 2 = -j 1 (seconds masked)" same "$TMP/j1u" "$TMP/j2u"
 
 # A failing test and bad input keep their place and status under -j.
 mkdir -p "$TMP/mixed"
-cp litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml "$TMP/mixed/a.yaml"
-sed 's/^expect: .*/expect: always/' litmus/catalog/shapes/SB+fence.sc.gpu.yaml >"$TMP/mixed/b.yaml"
-cp litmus/catalog/shapes/SB+fence.sc.gpu.yaml "$TMP/mixed/c.yaml"
+cp catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml "$TMP/mixed/a.yaml"
+sed 's/^expect: .*/expect: always/' catalog/shapes/SB+fence.sc.gpu.yaml >"$TMP/mixed/b.yaml"
+cp catalog/shapes/SB+fence.sc.gpu.yaml "$TMP/mixed/c.yaml"
 "$LITMUS" check -j 1 "$TMP/mixed" >"$TMP/m1" 2>&1; r1=$?
 "$LITMUS" check -j 3 "$TMP/mixed" >"$TMP/m3" 2>&1; r3=$?
 untimed "$TMP/m1" >"$TMP/m1u"; untimed "$TMP/m3" >"$TMP/m3u"
@@ -40,8 +40,8 @@ check "a failing check: the same output in the same place" same "$TMP/m1u" "$TMP
 "$LITMUS" suite -j 3 "$TMP/mixed" >"$TMP/n3" 2>&1
 check "a failing suite test: the same lines" same "$TMP/n1" "$TMP/n3"
 
-"$LITMUS" check -j 0 litmus/catalog/loops >"$TMP/out" 2>&1
+"$LITMUS" check -j 0 catalog/loops >"$TMP/out" 2>&1
 check "-j 0: usage error" test $? -eq 2
-"$LITMUS" check -j 2 litmus/catalog/loops 2>"$TMP/err" | cat >/dev/null
+"$LITMUS" check -j 2 catalog/loops 2>"$TMP/err" | cat >/dev/null
 check "piped: no progress line on stderr" test ! -s "$TMP/err"
 finish

@@ -10,7 +10,7 @@ cd "$2" || exit 2
 SRC=$(pwd)
 . tests/scale/lib.sh
 export LITMUS
-SET=litmus/catalog/shapes
+SET=catalog/shapes
 "$LITMUS" suite --json "$SET" >"$TMP/all" 2>/dev/null
 untimed "$TMP/all" >"$TMP/all.u"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a GitHub Actions workflow of scripts/recipes locally, as far as a recipe needs: every job
 of the matrix as a separate process (all at once), each in its own directory with the repository's
-scripts/ and litmus/ and the litmus binary as build/litmus; `run:` steps under bash with the
+scripts/ and catalog/ and the litmus binary as build/litmus; `run:` steps under bash with the
 workflow's env and ${{ matrix.X }} / ${{ strategy.job-total }} substituted; upload-artifact and
 download-artifact (merge-multiple) as copies through one artifact directory; checkout and the build
 step (scripts/setup.sh) skipped, since the binary is given. Jobs run in `needs` order.
@@ -31,7 +31,7 @@ def substitute(text, matrix, total):
 def prepare(jobdir, litmus, src):
     os.makedirs(os.path.join(jobdir, "build"), exist_ok=True)
     os.symlink(os.path.abspath(litmus), os.path.join(jobdir, "build", "litmus"))
-    for d in ("scripts", "litmus"):
+    for d in ("scripts", "catalog"):
         os.symlink(os.path.join(src, d), os.path.join(jobdir, d))
 
 

@@ -13,16 +13,16 @@
 #include "suite/shard.h"
 
 TEST_CASE("scale: shard syntax") {
-  CHECK(scale::parseShard("1/1")->count == 1);
-  CHECK(scale::parseShard("3/8")->index == 3);
+  CHECK(suite::parseShard("1/1")->count == 1);
+  CHECK(suite::parseShard("3/8")->index == 3);
   for (const char* bad : {"0/3", "4/3", "3", "/3", "3/", "1/0", "a/2", "1/2/3", "-1/2", "1/99999999"})
-    CHECK_MESSAGE(!scale::parseShard(bad), bad);
+    CHECK_MESSAGE(!suite::parseShard(bad), bad);
 }
 
 TEST_CASE("scale: the hash is FNV-1a 64, whatever the platform") {
-  CHECK(scale::stableHash("") == 14695981039346656037ull);
-  CHECK(scale::stableHash("a") == 0xaf63dc4c8601ec8cull);
-  CHECK(scale::stableHash("foobar") == 0x85944171f73967e8ull);
+  CHECK(suite::stableHash("") == 14695981039346656037ull);
+  CHECK(suite::stableHash("a") == 0xaf63dc4c8601ec8cull);
+  CHECK(suite::stableHash("foobar") == 0x85944171f73967e8ull);
 }
 
 TEST_CASE("scale: every name is in exactly one shard") {
@@ -32,7 +32,7 @@ TEST_CASE("scale: every name is in exactly one shard") {
       const std::string name = "MP+test" + std::to_string(i);
       int in = 0;
       for (uint64_t k = 1; k <= n; ++k)
-        if (scale::inShard(name, {k, n})) ++in, ++sizes[k - 1];
+        if (suite::inShard(name, {k, n})) ++in, ++sizes[k - 1];
       CHECK(in == 1);
     }
     for (int s : sizes) CHECK(s > 500 / static_cast<int>(n) / 2);  // roughly even
@@ -43,7 +43,7 @@ TEST_CASE("scale: results come in input order, from several threads") {
   for (int jobs : {1, 2, 5}) {
     std::vector<size_t> order;
     std::atomic<int> running{0}, most{0};
-    scale::orderedParallel<size_t>(
+    suite::orderedParallel<size_t>(
         40, jobs,
         [&](size_t i) {
           const int now = ++running;
@@ -66,7 +66,7 @@ TEST_CASE("scale: results come in input order, from several threads") {
 TEST_CASE("scale: an exception is rethrown after the results before it") {
   std::vector<size_t> seen;
   auto run = [&] {
-    scale::orderedParallel<int>(
+    suite::orderedParallel<int>(
         20, 3,
         [](size_t i) -> int {
           if (i == 7) throw std::runtime_error("seven");
@@ -76,5 +76,5 @@ TEST_CASE("scale: an exception is rethrown after the results before it") {
   };
   CHECK_THROWS_WITH_AS(run(), "seven", std::runtime_error);
   CHECK(seen.size() == 7);
-  CHECK(scale::defaultJobs() >= 1);
+  CHECK(suite::defaultJobs() >= 1);
 }

@@ -9,7 +9,7 @@ FAKE=$2
 cd "$3" || exit 2
 . tests/scale/lib.sh
 # Two directories in sorted order: merge orders records by path (docs/scale.md).
-SET=(litmus/catalog/loops litmus/catalog/shapes)
+SET=(catalog/loops catalog/shapes)
 N=3
 
 # check --json
@@ -23,7 +23,7 @@ check "check: 3 shards merged = unsharded (seconds masked)" same "$TMP/a" "$TMP/
 
 # suite --json, with a TSV that lists a missing test (its entry comes last)
 mkdir -p "$TMP/corpus"
-cp litmus/catalog/shapes/MP*.yaml litmus/catalog/shapes/SB*.yaml "$TMP/corpus/"
+cp catalog/shapes/MP*.yaml catalog/shapes/SB*.yaml "$TMP/corpus/"
 { printf 'test\tmodel\tquantifier\tcondition\n'
   for f in "$TMP"/corpus/*.yaml; do printf '%s\tPTX\texists\tforbidden\n' "$(basename "$f")"; done
   printf 'gone.litmus\tPTX\texists\tforbidden\n'; } >"$TMP/corpus/EXPECTED.tsv"
@@ -50,14 +50,14 @@ printf '{"test":\n' >"$TMP/torn"
 "$LITMUS" merge "$TMP/torn" >"$TMP/out" 2>"$TMP/err"
 check "merge: a line that is not JSON: exit 2 with its place" grep -q "torn:1:1: error: not a JSON line" "$TMP/err"
 for bad in 0/3 4/3 3 1/0 x/2; do
-  "$LITMUS" suite --shard "$bad" litmus/catalog/loops >/dev/null 2>&1
+  "$LITMUS" suite --shard "$bad" catalog/loops >/dev/null 2>&1
   check "suite --shard $bad: usage error" test $? -eq 2
 done
-LITMUS_LIBCUDA=$FAKE "$LITMUS" run --shard 2/1 litmus/catalog/loops >/dev/null 2>&1
+LITMUS_LIBCUDA=$FAKE "$LITMUS" run --shard 2/1 catalog/loops >/dev/null 2>&1
 check "run --shard 2/1: usage error" test $? -eq 2
 
 # run (fake driver): shards merged = unsharded; repeated runs add up
-RUNSET=(litmus/catalog/shapes/MP*.yaml litmus/catalog/shapes/SB*.yaml)
+RUNSET=(catalog/shapes/MP*.yaml catalog/shapes/SB*.yaml)
 fake() { LITMUS_LIBCUDA=$FAKE FAKE_CUDA_STATES="$1" "$LITMUS" run -n 1000 "${@:2}" >/dev/null 2>&1; }
 fake "0,0;1,1" --json "$TMP/run.all" "${RUNSET[@]}"
 for k in 1 2 3; do fake "0,0;1,1" --shard $k/$N --json "$TMP/run.$k" "${RUNSET[@]}"; done
@@ -75,7 +75,7 @@ check "the fake run has violations" grep -q '"verdict":"violation"' "$TMP/viol.j
 check "violations: --rejudge changes nothing" same "$TMP/plain" "$TMP/rejudged"
 # One test run twice: the merged record holds the sums (instances are rounded up to whole launches,
 # so a run of 2000 is no reference; the sums of the two records are).
-MP=litmus/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
+MP=catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
 fake "0,0;1,1" --seed 1 --json "$TMP/r1" "$MP"
 fake "0,0;1,1;0,1" --seed 2 --json "$TMP/r2" "$MP"
 fake "1,0;1,1" --seed 3 --json "$TMP/r3" "$MP"

@@ -4,7 +4,8 @@
 # the repository root, in pieces that fit the device tool's 10-minute calls:
 #
 #   run.sh peer PEERDIR SAMPLE SECONDS SUMMARY [FIRST LAST]
-#       The peer's harness (PEERDIR as build-peer.sh leaves it). Each variant runs for SECONDS
+#       The peer's harness, built outside this repository (README.md: PEERDIR holds bin/VARIANT
+#       and their params/). Each variant runs for SECONDS
 #       of wall time, each call of their runner with a fresh random stress configuration drawn
 #       from the ranges of their tune.sh (random_config 1024 256; 1000 iterations per call) and
 #       invoked as tune.sh invokes it (-s STRESS -t params/<n>-loc.txt). Variants FIRST..LAST

@@ -1,0 +1,121 @@
+// `litmus run`: the GPU runner's command line (run/run.cpp), and its verdicts and report
+// (run/run_report.cpp).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpu-runner/multi.h"
+#include "gpu-runner/runner.h"
+#include "gpu-runner/sweep.h"
+#include "litmus/outcome.h"
+#include "litmus/test.h"
+
+// argv[0] is the first argument after `run`. Returns the exit status (docs/gpu-runner.md): 0 every
+// test ok or hung as the model allows; 1 a violation; 2 bad input or usage, or no CUDA driver or
+// device; 3 a test inconclusive, timed out or refused (and none of the above); 4 internal error.
+int cmdRun(int argc, char** argv);
+
+namespace runcli {
+
+// What the model says about a test, as far as a run needs it.
+struct Model {
+  enum class Kind {
+    Decided,      // every execution examined: the allowed states are exactly these
+    Bounded,      // paths beyond the loop bound were dropped: these states are allowed, others unknown
+    Unknown,      // the checker gave no answer (timeout, solver unknown)
+    Unavailable,  // the checker cannot check this test
+  };
+  Kind kind = Kind::Unavailable;
+  std::vector<litmus::State> allowed;  // sorted
+  std::string hang;                    // how an execution can hang (empty: none found)
+  std::string note;                    // Unknown/Unavailable: why; Bounded: the bound
+};
+Model modelOf(const litmus::Test& test, const litmus::Outcome* outcome, const std::string& refusal);
+const char* modelWord(Model::Kind);
+
+enum class Verdict { Ok, Violation, Inconclusive, Hung, Timeout, Refused, Error };
+const char* verdictWord(Verdict);
+// 0, 1, 3 or 4, per docs/gpu-runner.md.
+int exitCode(Verdict);
+// The most severe of two exit codes: 4 > 2 > 1 > 3 > 0.
+int worstExit(int a, int b);
+
+// A run judged against the model.
+struct Judgement {
+  Verdict verdict = Verdict::Error;
+  std::string reason;                 // one line: why this verdict
+  uint64_t violations = 0;            // recorded instances in states the model forbids
+  uint64_t unlisted = 0;              // recorded instances in states a bounded model does not list
+  uint64_t conditionCount = 0;        // recorded instances whose state satisfies the condition body
+  bool hangExpected = false;          // stopped by the watchdog, and the model says it can hang
+};
+
+// Ok runs: the histogram against the model. Timeout runs: hung or timeout by the model's hang.
+// Error runs: error.
+Judgement judge(const litmus::Test& test, const gpu::RunResult& r, const Model& model);
+
+// herd/litmus7-style block: histogram (count, then state; *> marks states satisfying the
+// condition), allowed/forbidden per state, VIOLATION lines, not-recorded instances, allowed states
+// never observed, rates, `note` (whole lines), and the verdict line.
+void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& r, const Model& model,
+              const Judgement& j, uint64_t seed, const std::string& note = {});
+// One JSON object per test (docs/gpu-runner.md lists the keys).
+nlohmann::ordered_json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& model,
+                       const Judgement& j, uint64_t seed);
+// Can the condition's body hold in a state the model allows (a weak outcome worth looking for)?
+// nullopt when the model cannot say.
+std::optional<bool> conditionReachable(const litmus::Test& test, const Model& model);
+// The word's verdict ("ok", ...); nullopt for another word.
+std::optional<Verdict> verdictOf(const std::string& word);
+
+// --resume (run/run_campaign.cpp): the results a JSON file of an earlier run holds, by test name
+// and file.
+class Earlier {
+ public:
+  std::optional<Verdict> find(const litmus::Test& test) const;
+  void add(const std::string& test, const std::string& file, Verdict v) { done_[{test, file}] = v; }
+  size_t size() const { return done_.size(); }
+
+ private:
+  std::map<std::pair<std::string, std::string>, Verdict> done_;
+};
+// Reads the JSON lines of `path` (none when it does not exist). A last line without its newline
+// or that is not JSON (a run killed while writing it) is cut off the file, so that its test runs
+// again and appending continues after the last whole line. Throws litmus::Error
+// ("FILE:LINE:1: error: ...") for a bad line elsewhere.
+Earlier readEarlier(const std::string& path);
+
+// --sweep (run/run_campaign.cpp): runs shares 1.. of a sweep after share 0 (`first`), adding their
+// results into it; records each share in `swept`. Stops at the first share that is not Ok, whose
+// status and message (naming the share) the result takes.
+gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
+                         gpu::RunResult first, std::vector<gpu::SweepShare>& swept);
+// The "Sweep: ..." line: the profiles under which the condition held; JSON: one object per share.
+std::string sweepLine(const std::vector<gpu::SweepShare>& swept);
+nlohmann::ordered_json sweepJson(const std::vector<gpu::SweepShare>& swept);
+
+// Where the time of a run's tests went (docs/performance.md, per-test overhead): GPU time, the
+// driver's JIT and the rest, as means over the tests that ran to the end; and the model's time.
+struct Timing {
+  int tests = 0, fresh = 0;
+  double gpu = 0, jit = 0, overhead = 0, overheadFresh = 0, model = 0;
+  void add(const gpu::RunResult& r, double modelSeconds);
+  // "Timing: ..." (nothing when no test ran).
+  void print(std::ostream& os, int workers) const;
+};
+
+// A test the runner refused: its verdict object.
+nlohmann::ordered_json refusedJson(const litmus::Test& test, const std::string& reason);
+const char* statusWord(gpu::RunStatus);
+// "P1:r0=?; P1:r1=1;" for a not-recorded entry, with "(P0 did not finish)" when a done slot is
+// missing.
+std::string formatNotRecorded(const litmus::Test& test, const gpu::NotRecorded& n);
+
+}  // namespace runcli

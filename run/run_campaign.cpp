@@ -1,0 +1,145 @@
+// Campaigns of `litmus run`: resuming from the JSON lines of an earlier run (--resume), and the
+// timing line that says where each test's time went.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "litmus/test.h"
+#include "run/run.h"
+
+namespace runcli {
+
+std::optional<Verdict> Earlier::find(const litmus::Test& test) const {
+  const auto it = done_.find({test.name, test.file});
+  if (it == done_.end()) return std::nullopt;
+  return it->second;
+}
+
+namespace {
+
+// A result line: a JSON object with the test, its file and a verdict word.
+bool parseResult(const std::string& line, std::string& test, std::string& file, Verdict& v) {
+  const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("test") || !j.contains("file") || !j.contains("verdict") ||
+      !j["test"].is_string() || !j["file"].is_string() || !j["verdict"].is_string())
+    return false;
+  const std::optional<Verdict> word = verdictOf(j["verdict"].get<std::string>());
+  if (!word) return false;
+  test = j["test"].get<std::string>();
+  file = j["file"].get<std::string>();
+  v = *word;
+  return true;
+}
+
+}  // namespace
+
+Earlier readEarlier(const std::string& path) {
+  Earlier out;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return out;
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string text = buf.str();
+  in.close();
+  size_t at = 0;
+  for (int lineNo = 1; at < text.size(); ++lineNo) {
+    const size_t end = text.find('\n', at);
+    const std::string line = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    std::string test, file;
+    Verdict v = Verdict::Error;
+    const bool whole = end != std::string::npos && parseResult(line, test, file, v);
+    const bool last = end == std::string::npos || text.find_first_not_of(" \t\r\n", end) == std::string::npos;
+    if (!whole && last) {  // a killed run's half-written line: its test runs again
+      std::filesystem::resize_file(path, at);
+      break;
+    }
+    if (!whole && line.find_first_not_of(" \t\r") != std::string::npos)
+      throw litmus::Error({path, lineNo, 1}, "not a result line of `litmus run --json` (test, file, verdict)");
+    if (whole) out.add(test, file, v);
+    at = end + 1;
+  }
+  return out;
+}
+
+void Timing::add(const gpu::RunResult& r, double modelSeconds) {
+  if (r.status != gpu::RunStatus::Ok) return;  // a timeout's time is the watchdog's
+  ++tests;
+  model += modelSeconds;
+  gpu += r.seconds;
+  jit += r.jitSeconds;
+  (r.freshWorker ? overheadFresh : overhead) += r.overheadSeconds;
+  fresh += r.freshWorker;
+}
+
+void Timing::print(std::ostream& os, int workers) const {
+  if (tests == 0) return;
+  const auto ms = [](double s, int n) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f ms", 1e3 * s / n);
+    return std::string(buf);
+  };
+  char gpuText[32];
+  std::snprintf(gpuText, sizeof gpuText, "%.3g s", gpu / tests);
+  os << "Timing: " << tests << " tests, " << workers << (workers == 1 ? " worker" : " workers")
+     << " started; per test: GPU " << gpuText << ", JIT " << ms(jit, tests) << ", other overhead";
+  if (tests > fresh) os << " " << ms(overhead, tests - fresh) << " in a running worker";
+  if (fresh) os << (tests > fresh ? "," : "") << " " << ms(overheadFresh, fresh) << " starting one (" << fresh << " tests)";
+  os << "; the model " << ms(model, tests) << "\n";
+}
+
+}  // namespace runcli
+
+namespace runcli {
+
+gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
+                         gpu::RunResult first, std::vector<gpu::SweepShare>& swept) {
+  const auto record = [&](const gpu::RunOptions& o, const gpu::RunResult& r) {
+    swept.push_back({o.profile, o.seed, r.instances, gpu::conditionHits(test, r), r.seconds});
+  };
+  if (first.status != gpu::RunStatus::Ok) return first;
+  record(shares.front(), first);
+  // A share stops within a batch of its budget (section 10 of docs/gpu-runner.md); the later
+  // shares get what is left, so that the test keeps to its own budget.
+  const double budget = shares.front().budgetSeconds * static_cast<double>(shares.size());
+  for (size_t k = 1; k < shares.size(); ++k) {
+    gpu::RunOptions o = shares[k];
+    if (budget > 0)
+      o.budgetSeconds = std::max(budget / static_cast<double>(shares.size()) / 4,
+                                 (budget - first.seconds) / static_cast<double>(shares.size() - k));
+    gpu::RunResult part = runner.run(test, o);
+    if (part.status != gpu::RunStatus::Ok) {
+      part.message = "sweep share " + std::to_string(k) + " of " + std::to_string(shares.size()) + ": " + part.message;
+      return part;
+    }
+    record(o, part);
+    gpu::addRun(first, part);
+  }
+  return first;
+}
+
+std::string sweepLine(const std::vector<gpu::SweepShare>& swept) {
+  std::ostringstream hits;
+  int shares = 0;
+  for (size_t k = 0; k < swept.size(); ++k)
+    if (swept[k].condition) {
+      hits << (shares++ ? ", " : ": ") << "#" << k << " " << swept[k].condition;
+    }
+  return "Sweep " + std::to_string(swept.size()) + " profiles: the condition held under " + std::to_string(shares) +
+         hits.str() + "\n";
+}
+
+nlohmann::ordered_json sweepJson(const std::vector<gpu::SweepShare>& swept) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const gpu::SweepShare& s : swept) {
+    nlohmann::ordered_json profile = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : gpu::profileValues(s.profile)) profile[key] = value;
+    out.push_back({{"seed", s.seed}, {"instances", s.instances}, {"condition", s.condition},
+                   {"seconds", s.seconds}, {"profile", profile}});
+  }
+  return out;
+}
+
+}  // namespace runcli

@@ -1,0 +1,333 @@
+// The verdicts and report of `litmus run`: the observed histogram next to what the model allows.
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+
+#include "run/run.h"
+
+namespace runcli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string rate(double count, double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g/s", seconds > 0 ? count / seconds : 0.0);
+  return buf;
+}
+
+bool listed(const Model& m, const litmus::State& s) {
+  return std::binary_search(m.allowed.begin(), m.allowed.end(), s);
+}
+
+// Does the model allow this state? true/false when it can say, nullopt when it cannot.
+std::optional<bool> allows(const Model& m, const litmus::State& s) {
+  if (m.kind == Model::Kind::Decided) return listed(m, s);
+  if (m.kind == Model::Kind::Bounded && listed(m, s)) return true;  // an execution within the bound
+  return std::nullopt;
+}
+
+const char* mark(const Model& m, const litmus::State& s) {
+  const std::optional<bool> a = allows(m, s);
+  if (a) return *a ? "allowed" : "forbidden";
+  return m.kind == Model::Kind::Bounded ? "unlisted" : "?";
+}
+
+const char* observation(uint64_t hits, uint64_t total) {
+  return hits == 0 ? "Never" : hits == total ? "Always" : "Sometimes";
+}
+
+Json stateJson(const litmus::Test& test, const litmus::State& s, uint64_t unknown = 0) {
+  Json o = Json::object();
+  for (size_t i = 0; i < test.observed.size() && i < s.values.size(); ++i) {
+    const bool missing = (unknown >> std::min<size_t>(i, 63)) & 1;
+    o[litmus::formatTerm(test.observed[i])] = missing ? Json(nullptr) : Json(s.values[i]);
+  }
+  return o;
+}
+
+std::vector<std::string> threadNames(const litmus::Test& test, uint64_t mask) {
+  std::vector<std::string> out;
+  for (size_t t = 0; t < test.threads.size(); ++t)
+    if ((mask >> std::min<size_t>(t, 63)) & 1) out.push_back(test.threads[t].name);
+  return out;
+}
+
+Json conditionAllowed(const litmus::Test& test, const Model& m) {
+  const std::optional<bool> a = conditionReachable(test, m);
+  return a ? Json(*a) : Json(nullptr);
+}
+
+bool seen(const gpu::RunResult& r, const litmus::State& s) {
+  return std::any_of(r.histogram.begin(), r.histogram.end(), [&](const auto& e) { return e.first == s; });
+}
+
+uint64_t recorded(const gpu::RunResult& r) {
+  uint64_t n = 0;
+  for (const auto& e : r.histogram) n += e.second;
+  return n;
+}
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+// Why an Ok run that showed no forbidden state still cannot be called ok (empty: it can).
+std::vector<std::string> doubts(const gpu::RunResult& r, const Model& model, const Judgement& j) {
+  std::vector<std::string> why;
+  if (model.kind == Model::Kind::Unknown) why.push_back("the model gave no answer (" + model.note + ")");
+  if (model.kind == Model::Kind::Unavailable) why.push_back("the model cannot check this test (" + model.note + ")");
+  if (j.unlisted)
+    why.push_back(std::to_string(j.unlisted) + " instances in states the model does not list within its " +
+                  model.note + " (they may need more unrolling)");
+  if (const uint64_t n = r.notRecordedCount())
+    why.push_back(std::to_string(n) + " instances not recorded (result slots their threads did not write)");
+  if (r.overflow) why.push_back(std::to_string(r.overflow) + " instances did not fit the histogram table");
+  return why;
+}
+
+}  // namespace
+
+std::optional<bool> conditionReachable(const litmus::Test& test, const Model& m) {
+  const bool some = std::any_of(m.allowed.begin(), m.allowed.end(), [&](const litmus::State& s) {
+    return litmus::evalCondition(test.condition, test.observed, s);
+  });
+  if (m.kind == Model::Kind::Decided || (m.kind == Model::Kind::Bounded && some)) return some;
+  return std::nullopt;
+}
+
+std::optional<Verdict> verdictOf(const std::string& word) {
+  for (Verdict v : {Verdict::Ok, Verdict::Violation, Verdict::Inconclusive, Verdict::Hung, Verdict::Timeout,
+                    Verdict::Refused, Verdict::Error})
+    if (word == verdictWord(v)) return v;
+  return std::nullopt;
+}
+
+Model modelOf(const litmus::Test& test, const litmus::Outcome* outcome, const std::string& refusal) {
+  (void)test;
+  Model m;
+  if (!outcome) {
+    m.note = refusal;
+    return m;
+  }
+  if (outcome->status != litmus::Status::Done) {
+    m.kind = Model::Kind::Unknown;
+    m.note = outcome->statusDetail.empty() ? "unknown" : outcome->statusDetail;
+    return m;
+  }
+  m.kind = outcome->loopBound >= 0 ? Model::Kind::Bounded : Model::Kind::Decided;
+  if (outcome->loopBound >= 0) m.note = "loop bound " + std::to_string(outcome->loopBound) + " (--unroll)";
+  m.allowed = outcome->states;
+  std::sort(m.allowed.begin(), m.allowed.end());
+  m.hang = outcome->hang;
+  return m;
+}
+
+const char* modelWord(Model::Kind k) {
+  switch (k) {
+    case Model::Kind::Decided: return "decided";
+    case Model::Kind::Bounded: return "bounded";
+    case Model::Kind::Unknown: return "unknown";
+    case Model::Kind::Unavailable: return "unavailable";
+  }
+  return "?";
+}
+
+const char* verdictWord(Verdict v) {
+  switch (v) {
+    case Verdict::Ok: return "ok";
+    case Verdict::Violation: return "violation";
+    case Verdict::Inconclusive: return "inconclusive";
+    case Verdict::Hung: return "hung";
+    case Verdict::Timeout: return "timeout";
+    case Verdict::Refused: return "refused";
+    case Verdict::Error: return "error";
+  }
+  return "?";
+}
+
+int exitCode(Verdict v) {
+  switch (v) {
+    case Verdict::Ok:
+    case Verdict::Hung: return 0;
+    case Verdict::Violation: return 1;
+    case Verdict::Inconclusive:
+    case Verdict::Timeout:
+    case Verdict::Refused: return 3;
+    case Verdict::Error: return 4;
+  }
+  return 4;
+}
+
+int worstExit(int a, int b) {
+  auto rank = [](int c) { return c == 4 ? 4 : c == 2 ? 3 : c == 1 ? 2 : c == 3 ? 1 : 0; };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+const char* statusWord(gpu::RunStatus s) {
+  switch (s) {
+    case gpu::RunStatus::Ok: return "ok";
+    case gpu::RunStatus::NoDriver: return "no-driver";
+    case gpu::RunStatus::NoDevice: return "no-device";
+    case gpu::RunStatus::Timeout: return "timeout";
+    case gpu::RunStatus::Error: return "error";
+  }
+  return "?";
+}
+
+std::string formatNotRecorded(const litmus::Test& test, const gpu::NotRecorded& n) {
+  std::string out;
+  for (size_t i = 0; i < test.observed.size() && i < n.state.values.size(); ++i) {
+    const bool missing = (n.missingTerms >> std::min<size_t>(i, 63)) & 1;
+    out += litmus::formatTerm(test.observed[i]) + "=" + (missing ? "?" : std::to_string(n.state.values[i])) + "; ";
+  }
+  for (const std::string& t : threadNames(test, n.missingThreads)) out += "(" + t + " did not finish) ";
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+Judgement judge(const litmus::Test& test, const gpu::RunResult& r, const Model& model) {
+  Judgement j;
+  if (r.status == gpu::RunStatus::Timeout) {
+    const bool knows = model.kind == Model::Kind::Decided || model.kind == Model::Kind::Bounded;
+    j.hangExpected = knows && !model.hang.empty();
+    j.verdict = j.hangExpected ? Verdict::Hung : Verdict::Timeout;
+    j.reason = j.hangExpected ? "the model says it can hang: " + model.hang
+               : model.kind == Model::Kind::Decided
+                   ? "the model says every execution terminates"
+                   : std::string("the model (") + modelWord(model.kind) + ") found no way for it to hang";
+    return j;
+  }
+  if (r.status != gpu::RunStatus::Ok) {
+    j.reason = r.message;
+    return j;
+  }
+  uint64_t forbiddenStates = 0;
+  for (const auto& [state, count] : r.histogram) {
+    const std::optional<bool> a = allows(model, state);
+    if (a && !*a) j.violations += count, ++forbiddenStates;
+    if (!a && model.kind == Model::Kind::Bounded) j.unlisted += count;
+    if (litmus::evalCondition(test.condition, test.observed, state)) j.conditionCount += count;
+  }
+  if (j.violations) {
+    j.verdict = Verdict::Violation;
+    j.reason = model.allowed.empty()
+                   ? "the model says no execution finishes (" + model.hang + "); the GPU finished " +
+                         std::to_string(j.violations) + " instances"
+                   : std::to_string(j.violations) + " instances in " + std::to_string(forbiddenStates) +
+                         " states the model forbids";
+    if (const uint64_t n = r.notRecordedCount()) j.reason += "; " + std::to_string(n) + " instances not recorded";
+    return j;
+  }
+  const std::vector<std::string> why = doubts(r, model, j);
+  j.verdict = why.empty() ? Verdict::Ok : Verdict::Inconclusive;
+  j.reason = !why.empty() ? join(why)
+             : model.kind == Model::Kind::Bounded
+                 ? "every observed state is one the model lists within its " + model.note
+                 : "every observed state is allowed";
+  return j;
+}
+
+void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& r, const Model& model,
+              const Judgement& j, uint64_t seed, const std::string& note) {
+  os << "Test " << test.name << " on " << r.device << ", seed " << seed << "\n";
+  os << "Histogram (" << r.histogram.size() << " states)\n";
+  for (const auto& [state, count] : r.histogram) {
+    const bool hit = litmus::evalCondition(test.condition, test.observed, state);
+    std::string count_ = std::to_string(count);
+    count_.resize(std::max<size_t>(count_.size(), 10), ' ');
+    os << count_ << (hit ? "*> " : ":> ") << litmus::formatState(test.observed, state) << "  "
+       << mark(model, state) << "\n";
+  }
+  for (const gpu::NotRecorded& n : r.notRecorded)
+    os << "Not recorded " << n.count << " instances: " << formatNotRecorded(test, n) << "\n";
+  for (const auto& [state, count] : r.histogram)
+    if (const std::optional<bool> a = allows(model, state); a && !*a)
+      os << "VIOLATION " << litmus::formatState(test.observed, state) << " observed " << count
+         << " times; the model forbids it\n";
+  if (model.kind == Model::Kind::Decided || model.kind == Model::Kind::Bounded)
+    for (const litmus::State& s : model.allowed)
+      if (!seen(r, s)) os << "Never observed (allowed) " << litmus::formatState(test.observed, s) << "\n";
+  if (model.kind != Model::Kind::Decided) os << "Model: " << modelWord(model.kind) << ", " << model.note << "\n";
+  const uint64_t rec = recorded(r);
+  os << "Condition " << litmus::toString(test.quantifier) << " " << litmus::formatCondition(test.condition)
+     << ": " << j.conditionCount << " of " << rec << (rec == r.instances ? "" : " recorded") << " ("
+     << observation(j.conditionCount, rec) << ")\n";
+  if (r.overflow) os << "Overflow " << r.overflow << " instances did not fit the histogram table\n";
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.4g", r.seconds);
+  os << "Instances " << r.instances << " in " << secs
+     << " s: " << rate(static_cast<double>(r.instances), r.seconds) << ", condition "
+     << rate(static_cast<double>(j.conditionCount), r.seconds) << ", " << r.launches << " launches\n";
+  os << note;
+  os << "Verdict " << verdictWord(j.verdict) << ": " << j.reason << "\n\n";
+}
+
+Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& model, const Judgement& j,
+             uint64_t seed) {
+  Json o;
+  o["test"] = test.name;
+  o["file"] = test.file;
+  o["family"] = litmus::familyOf(test);
+  o["verdict"] = verdictWord(j.verdict);
+  o["reason"] = j.reason;
+  o["status"] = statusWord(r.status);
+  o["message"] = r.message;
+  o["device"] = r.device;
+  o["gpus"] = r.gpus;                  // the device ordinals that ran it (docs/gpu-runner.md, "Several GPUs")
+  o["gpuInstances"] = r.gpuInstances;  // per GPU: its share, or every instance of a test across GPUs
+  o["seed"] = seed;
+  o["instances"] = r.instances;
+  o["launches"] = r.launches;
+  o["seconds"] = r.seconds;
+  o["stoppedBy"] = r.status != gpu::RunStatus::Ok ? Json(nullptr) : Json(r.stoppedByBudget ? "budget" : "count");
+  o["jitSeconds"] = r.jitSeconds;
+  o["overheadSeconds"] = r.overheadSeconds;
+  o["freshWorker"] = r.freshWorker;
+  o["notRecorded"] = r.notRecordedCount();
+  o["overflow"] = r.overflow;
+  o["model"] = modelWord(model.kind);
+  o["modelNote"] = model.note;
+  o["hangExpected"] = j.hangExpected;
+  o["violations"] = j.violations;
+  o["unlisted"] = j.unlisted;
+  o["condition"] = j.conditionCount;
+  o["conditionAllowed"] = conditionAllowed(test, model);
+  Json hist = Json::array();
+  for (const auto& [state, count] : r.histogram) {
+    const std::optional<bool> a = allows(model, state);
+    hist.push_back({{"state", stateJson(test, state)},
+                    {"count", count},
+                    {"condition", litmus::evalCondition(test.condition, test.observed, state)},
+                    {"allowed", a ? Json(*a) : Json(nullptr)}});
+  }
+  o["histogram"] = hist;
+  Json missing = Json::array();
+  for (const gpu::NotRecorded& n : r.notRecorded)
+    missing.push_back({{"state", stateJson(test, n.state, n.missingTerms)},
+                       {"unfinished", threadNames(test, n.missingThreads)},
+                       {"count", n.count}});
+  o["notRecordedStates"] = missing;
+  Json never = Json::array();
+  if (model.kind == Model::Kind::Decided || model.kind == Model::Kind::Bounded)
+    for (const litmus::State& s : model.allowed)
+      if (!seen(r, s)) never.push_back(stateJson(test, s));
+  o["neverObserved"] = never;
+  return o;
+}
+
+Json refusedJson(const litmus::Test& test, const std::string& reason) {
+  Json o;
+  o["test"] = test.name;
+  o["file"] = test.file;
+  o["family"] = litmus::familyOf(test);
+  o["verdict"] = verdictWord(Verdict::Refused);
+  o["reason"] = reason;
+  o["status"] = "refused";
+  return o;
+}
+
+}  // namespace runcli
