@@ -51,8 +51,14 @@ namespace cli {
 // reaches; a replacement here would free it with the wrong deallocator. No heap limit there.
 void setHeapLimit(uint64_t) {}
 uint64_t heapInUse() { return 0; }
+void keepFreedHeap() {}
 }  // namespace cli
 #else
+void keepFreedHeap() {
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  mallopt(M_TOP_PAD, 16 << 20);
+}
+
 void setHeapLimit(uint64_t bytes) {
   const uint64_t cap = std::min<uint64_t>(bytes ? bytes : UINT64_MAX, INT64_MAX);
   g_heapCap.store(static_cast<int64_t>(cap), std::memory_order_relaxed);

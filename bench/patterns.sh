@@ -27,18 +27,19 @@ done
 [ ${#paths[@]} -gt 0 ] || paths=(patterns/scaling patterns/reference)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "| test | engine | verdict | seconds | peak MB |"
-echo "|---|---|---|---:|---:|"
+echo "| test | engine | verdict | seconds | cpu s | peak MB |"
+echo "|---|---|---|---:|---:|---:|"
 while IFS= read -r f; do
   for e in $engines; do
     ( ulimit -v "$memory"
-      /usr/bin/time -f "%e %M" -o "$tmp/time" timeout $((limit + 30)) \
+      /usr/bin/time -f "%e %M %U %S" -o "$tmp/time" timeout $((limit + 30)) \
         "$litmus" check --engine "$e" --timeout "$limit" "$f" > "$tmp/out" 2>&1 )
-    read -r secs kb < <(tail -1 "$tmp/time")
+    read -r secs kb user sys < <(tail -1 "$tmp/time")
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
     verdict=$(grep -m1 '^Observation' "$tmp/out" | cut -d' ' -f3)
     reason=$(grep -m1 '^Unknown' "$tmp/out" | cut -d' ' -f2-)
     [ -n "$reason" ] && verdict="Unknown ($reason)"
     [ -z "$verdict" ] && verdict="error: $(head -1 "$tmp/out")"
-    echo "| $(basename "$f" .yaml) | $e | $verdict | $secs | $((kb / 1024)) |"
+    echo "| $(basename "$f" .yaml) | $e | $verdict | $secs | $cpu | $((kb / 1024)) |"
   done
 done < <(find "${paths[@]}" -name '*.yaml' | sort)

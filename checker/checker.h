@@ -75,6 +75,10 @@ struct Result {
   std::optional<Violation> violation;   // set when explain and the condition's outcome is forbidden
   bool bounded = false;                 // some path hit the loop bound
   std::string mismatch;                 // --engine both: how the engines' state sets differ
+  // Why the explanation (the search for a violating candidate) was cut off before it finished:
+  // its deadline or a memory limit. The verdict stands; the explanation establishes nothing and
+  // the check is Unknown for it (exit 3). Empty: the explanation ran to its end.
+  std::string explainCutOff;
 };
 
 Result check(const litmus::Test& test, const Options& options);

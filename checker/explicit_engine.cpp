@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <new>
 #include <set>
 
 #include "model/barriers.h"
@@ -81,9 +82,64 @@ Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
   return c;
 }
 
+namespace {
+
+// Whether a thread's code reads a register that tells it apart from a thread with the same code
+// (its ids, lane, warp, CTA rank, clocks).
+bool readsIdentity(const litmus::Thread& th) {
+  static constexpr const char* kIds[] = {"%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid",
+                                         "%nwarpid", "%cluster", "%smid", "%nsmid", "%gridid",
+                                         "%clock", "%globaltimer", "%lanemask", "%envreg"};
+  for (const auto& in : th.code)
+    for (const char* id : kIds)
+      if (in.text.find(id) != std::string::npos) return true;
+  return false;
+}
+
+// Symmetry between threads: two threads with the same code, placement and initial registers,
+// each a warp of its own and neither reading its identity, are interchangeable: swapping them maps
+// every candidate execution to one with the same axioms' verdict (the model reads threads only
+// through program order, placement and scope). Per thread, the previous thread it is
+// interchangeable with, or -1.
+std::vector<int> twins(const litmus::Test& test) {
+  const auto& ths = test.threads;
+  auto aloneInWarp = [&](size_t t) {
+    if (ths[t].warp < 0) return true;
+    for (size_t u = 0; u < ths.size(); ++u)
+      if (u != t && ths[u].cta == ths[t].cta && ths[u].warp == ths[t].warp) return false;
+    return true;
+  };
+  auto sameCode = [&](const litmus::Thread& a, const litmus::Thread& b) {
+    if (a.code.size() != b.code.size()) return false;
+    for (size_t i = 0; i < a.code.size(); ++i)
+      if (a.code[i].text != b.code[i].text) return false;
+    return true;
+  };
+  std::vector<int> prev(ths.size(), -1);
+  for (size_t t = 0; t < ths.size(); ++t) {
+    if (!aloneInWarp(t) || readsIdentity(ths[t])) continue;
+    for (size_t u = t; u-- > 0;) {
+      const auto &a = ths[u], &b = ths[t];
+      if (aloneInWarp(u) && a.cta == b.cta && a.cluster == b.cluster && a.gpu == b.gpu &&
+          a.grid == b.grid && a.initRegs == b.initRegs && sameCode(a, b)) {
+        prev[t] = static_cast<int>(u);
+        break;
+      }
+    }
+  }
+  return prev;
+}
+
+}  // namespace
+
 bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>& f) {
   for (const auto& ts : traces_)
     if (ts.traces.empty()) return true;
+  // A combination in which some thread hangs says only whether the test may hang, and so does
+  // its image under a swap of interchangeable threads (twins): of those, only the one whose twins
+  // take non-decreasing paths is searched (with C identical consumers, about 1/C! of them).
+  // Combinations that end give final states, which a swap renames: all of them are searched.
+  const std::vector<int> twin = twins(test_);
   // lanes of one warp-level phase share its fate (semantics/collectives.h): skip the others
   std::vector<std::vector<std::vector<model::WarpFate>>> fates(traces_.size());
   for (size_t t = 0; t < traces_.size(); ++t)
@@ -92,6 +148,8 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
     if (overTime()) return false;
     bool hangs = false;
     for (size_t t = 0; t < pick.size(); ++t) hangs |= traces_[t].traces[pick[t]].stuck != model::Stuck::No;
+    for (size_t t = 0; t < pick.size() && hangs; ++t)
+      if (twin[t] >= 0 && pick[twin[t]] > pick[t]) return true;  // a swap of twins searches it
     if (!hangs || hang_.empty()) {  // one hanging execution is enough to report
       Candidate c = makeCandidate(pick);
       const bool feasible = !c.bars.empty() && std::none_of(c.rfChoices.begin(), c.rfChoices.end(),
@@ -269,7 +327,18 @@ Result Enumerator::run() {
     out.statusDetail = deadline_.describe();
     return res;
   }
-  if (opt_.explain) res.violation = explain(out.states);
+  if (opt_.explain) {
+    try {
+      res.violation = explain(out.states);
+    } catch (const std::bad_alloc&) {
+      res.violation.reset();
+      res.explainCutOff = "out of memory";
+    }
+    if (timedOut_) {
+      res.violation.reset();
+      res.explainCutOff = deadline_.describe();
+    }
+  }
   return res;
 }
 

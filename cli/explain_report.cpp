@@ -18,6 +18,9 @@ constexpr const char* kNoCandidate =
 // A forbidden state without a violating candidate: the explicit engine looked at every
 // candidate and none reaches it; the symbolic engine looks for none.
 std::string noViolation(const checker::Result& r) {
+  if (!r.explainCutOff.empty())
+    return "Unknown: the search for a candidate execution that reaches the outcome was cut off (" +
+           r.explainCutOff + "); no reason is established";
   if (r.outcome.engine == "smt") return "the smt engine gives no explanation (use --engine explicit)";
   return kNoCandidate;
 }

@@ -84,6 +84,7 @@ uint64_t applyMaxMemory(const Args& a) {
   std::string why;
   const uint64_t limit = cli::limitAddressSpace(want, why);
   if (limit) cli::setHeapLimit(cli::heapInUse() + cli::heapShare(limit));
+  cli::keepFreedHeap();
   // glibc gives each new thread a malloc arena that reserves 64 MiB of address space; under a
   // small limit the workers' arenas do not fit and malloc falls back to a crawl (`check -j 2
   // --max-memory 64M` ran for minutes on a test that ends Unknown in a second with -j 1). Below
@@ -122,7 +123,8 @@ Judgement judge(const litmus::Test& t, const checker::Result& r) {
                            (o.hang.empty() ? "every execution terminates" : o.hang));
   }
   j.status = j.failures.empty() ? cli::kOk : cli::kFailed;
-  if (o.status != litmus::Status::Done || boundedOut) j.status = cli::worse(j.status, cli::kUnknown);
+  if (o.status != litmus::Status::Done || boundedOut || !r.explainCutOff.empty())
+    j.status = cli::worse(j.status, cli::kUnknown);
   return j;
 }
 

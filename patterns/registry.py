@@ -22,8 +22,8 @@ FAMILIES = {
 }
 
 DEFAULTS = {
-    "tma-pipeline": {"S": 2, "K": 3},
-    "warp-specialized": {"S": 2, "K": 3, "C": 2},
+    "tma-pipeline": {"S": 2, "K": 3, "W": 1},
+    "warp-specialized": {"S": 2, "K": 3, "C": 2, "W": 1},
     "ping-pong": {"S": 2, "K": 3},
     "cluster-pipeline": {"N": 2},
     "tma-store": {"T": 2},
@@ -40,7 +40,9 @@ DEFAULTS = {
 # listed. Kept out of the reference directory so that the ctest over the library stays fast.
 SCALING = {
     "tma-pipeline": [{"S": s, "K": k} for s in (2, 3, 4) for k in (2, 3, 4)],
-    "warp-specialized": [{"S": 2, "K": k, "C": c} for c in (2, 3) for k in (2, 3, 4)],
+    "warp-specialized": [{"S": 2, "K": k, "C": c} for c in (2, 3) for k in (2, 3, 4)]
+    # production shapes: 16-byte tiles whose consumers read two words (issue 28's sizes)
+    + [{"S": 2, "K": k, "C": 2, "W": 4} for k in (3, 4, 6)] + [{"S": 4, "K": 8, "C": 2, "W": 4}],
     "ping-pong": [{"S": 2, "K": k} for k in (2, 3, 4)],
     "cluster-pipeline": [{"N": n} for n in (2, 3, 4)],
     "tma-store": [{"T": t} for t in (2, 3, 4)],
