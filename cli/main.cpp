@@ -134,6 +134,7 @@ ordered_json checkJson(const litmus::Test& t, const checker::Result& r, const Ju
   ordered_json out;
   out["test"] = o.test;
   out["file"] = t.file;
+  if (!t.family.empty()) out["family"] = t.family;  // report groups by it
   const ordered_json outcome = litmus::toJson(o);  // named: items() does not keep it alive
   for (const auto& [key, value] : outcome.items())
     if (key != "test") out[key] = value;
