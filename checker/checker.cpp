@@ -1,5 +1,6 @@
 #include "checker/checker.h"
 
+#include "base/limit_error.h"
 #include "checker/engine_common.h"
 #include "checker/explicit_engine.h"
 #include "checker/smt_engine.h"
@@ -130,6 +131,17 @@ Result outOfMemory(const litmus::Test& test, const Options& options) {
   return r;
 }
 
+// A test beyond an engine's fixed limits: Unknown, with where it grew too large.
+Result tooLarge(const litmus::Test& test, const Options& options, const litmus::LimitError& e) {
+  Result r;
+  // not chooseEngine: deciding the engine may itself meet the limit
+  describeTest(r.outcome, test, toString(options.engine), false, options.unroll);
+  r.outcome.status = litmus::Status::Unknown;
+  const litmus::SourceLoc& l = e.loc();
+  r.outcome.statusDetail = l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ": " + e.message();
+  return r;
+}
+
 // What an engine found before it gave up is no verdict: an Unknown outcome keeps only what
 // describes the test and the search (name, condition, engine, candidates examined, time).
 void dropPartialResults(Result& r) {
@@ -172,6 +184,8 @@ Result check(const litmus::Test& test, const Options& options) {
   Result r;
   try {
     r = dispatch(test, options, deadline);
+  } catch (const litmus::LimitError& e) {
+    r = tooLarge(test, options, e);
   } catch (const std::bad_alloc&) {
     r = outOfMemory(test, options);
   } catch (const z3::exception& e) {

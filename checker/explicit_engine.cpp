@@ -1,4 +1,6 @@
 #include "checker/explicit_engine.h"
+
+#include "base/limit_error.h"
 #include "checker/explicit_enum.h"
 
 #include "checker/engine_common.h"
@@ -36,7 +38,7 @@ Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
     const model::Trace& tr = traces_[t].traces[pick[t]];
     const int off = static_cast<int>(ev.size());
     if (off + static_cast<int>(tr.events.size()) > model::kMaxEvents)
-      throw litmus::Error({test_.file, 0, 0}, "test has more than " +
+      throw litmus::LimitError(test_.threads[t].loc, "test has more than " +
                           std::to_string(model::kMaxEvents) + " events: too large for the explicit engine");
     c.traces.push_back(&tr);
     c.offset.push_back(off);

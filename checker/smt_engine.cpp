@@ -1,4 +1,6 @@
 #include "checker/smt_engine.h"
+
+#include "base/limit_error.h"
 #include "checker/engine_common.h"
 
 #include <algorithm>
@@ -208,7 +210,7 @@ bool SmtEnumerator::collectiveResults(Smt& smt, const model::EventGraph& g, cons
       vals.emplace_back(possible[a].begin(), possible[a].end());
       combos *= vals.back().size();
     }
-    if (combos > (1u << 16)) throw litmus::Error({test_.file, 0, 0}, "a warp collective's operands take too many values");
+    if (combos > (1u << 16)) throw litmus::LimitError({test_.file, 1, 1}, "a warp collective's operands take too many values");
     for (size_t n = 0; n < combos; ++n) {
       z3::expr when = c.bool_val(true);
       std::vector<std::pair<int, int64_t>> ops;
@@ -334,7 +336,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     for (auto [a, b] : rep.dep) g.dep.emplace_back(a + off, b + off);
   }
   const int n = static_cast<int>(g.events.size());
-  if (n > model::kMaxEvents) throw litmus::Error({test_.file, 0, 0}, "test too large");
+  if (n > model::kMaxEvents) throw litmus::LimitError({test_.file, 1, 1}, "test has more than " + std::to_string(model::kMaxEvents) + " events: too large for the SMT engine");
   const model::Static<SymRel> s = lift(&c, &deadline_, model::staticRelations(g));
   const auto& ev = g.events;
   std::vector<model::Stuck> stuck;

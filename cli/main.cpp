@@ -17,6 +17,7 @@
 
 #include "base/exit_code.h"
 #include "base/memory_limit.h"
+#include "base/suggest.h"
 #include "checker/checker.h"
 #include "checker/graph.h"
 #include "cli/compare.h"
@@ -135,6 +136,7 @@ ordered_json checkJson(const litmus::Test& t, const checker::Result& r, const Ju
   ordered_json out;
   out["test"] = o.test;
   out["file"] = t.file;
+  if (!t.family.empty()) out["family"] = t.family;  // report groups by it
   const ordered_json outcome = litmus::toJson(o);  // named: items() does not keep it alive
   for (const auto& [key, value] : outcome.items())
     if (key != "test") out[key] = value;
@@ -183,6 +185,12 @@ int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::os
       err << t.file << ": " << r.outcome.statusDetail << ": no herd block\n";
   } else {
     litmus::printHerd(os, r.outcome);
+    // a met expectation is said as plainly as a failed one (which goes to stderr)
+    const litmus::Outcome& o = r.outcome;
+    if (t.expect != litmus::Expect::None && o.status == litmus::Status::Done && o.meets(t.expect) &&
+        !(o.vacuous() && o.hang.empty() && o.loopBound >= 0))
+      os << "Expectation met: expect " << litmus::toString(t.expect) << ", observation "
+         << litmus::toString(o.observation()) << "\n";
     if (explain) cli::printExplanation(os, t, r, target);
   }
   out << os.str();
@@ -472,14 +480,39 @@ int help(const CLI::App& app, const std::string& topic) {
   return cli::kBadInput;
 }
 
+// "; did you mean '--timeout'?" for the first option CLI11 did not expect ("The following
+// argument was not expected: --timout"), from the options of the command it was given to.
+std::string unknownOptionHint(const CLI::App& app, const std::string& what) {
+  const size_t at = what.find(": -");
+  if (what.find("not expected") == std::string::npos || at == std::string::npos) return "";
+  std::string word = what.substr(at + 2);
+  word = word.substr(0, word.find_first_of(" =,"));
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options()) {
+    for (const std::string& l : o->get_lnames()) names.push_back("--" + l);
+    for (const std::string& s : o->get_snames()) names.push_back("-" + s);
+  }
+  return litmus::didYouMean(word, names);
+}
+
 // CLI11 reports --help and --version as exceptions with status 0; everything else is misuse.
 // Misuse is named after the command that was given first (a flag before any command belongs to
 // `litmus` itself).
 int usageError(CLI::App& app, const CLI::ParseError& e, const std::string& first) {
   if (e.get_exit_code() == 0) return app.exit(e);
-  const std::string cmd = findCommand(app, first) ? "litmus " + first : "litmus";
-  std::cerr << cmd << ": " << e.what() << "\nRun '" << cmd << " --help' for the options.\n";
+  const CLI::App* sub = findCommand(app, first);
+  const std::string cmd = sub ? "litmus " + first : "litmus";
+  std::cerr << cmd << ": " << e.what() << unknownOptionHint(sub ? *sub : app, e.what())
+            << "\nRun '" << cmd << " --help' for the options.\n";
   return cli::kBadInput;
+}
+
+// The commands, for "did you mean" on a misspelt one.
+std::vector<std::string> commandNames(const CLI::App& app) {
+  std::vector<std::string> out;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    out.push_back(sub->get_name());
+  return out;
 }
 
 }  // namespace
@@ -516,7 +549,8 @@ int main(int argc, char** argv) {
   }
   const std::string first = argv[1];
   if (first[0] != '-' && !findCommand(app, first)) {
-    std::cerr << "litmus: unknown command '" << first << "'\nRun 'litmus --help' for the commands.\n";
+    std::cerr << "litmus: unknown command '" << first << "'" << litmus::didYouMean(first, commandNames(app))
+              << "\nRun 'litmus --help' for the commands.\n";
     return cli::kBadInput;
   }
   try {

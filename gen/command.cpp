@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "base/subcommand.h"
+#include "base/suggest.h"
 #include "gen/campaign.h"
 #include "gen/families.h"
 
@@ -77,7 +78,16 @@ Config fromArgs(const Args& a) {
     for (const std::string& s : a.shapes) {
       if (const Family* f = findFamily(s)) g.cycles.push_back({f->name, parseCycle(f->cycle)});
       else {
-        const std::vector<Edge> cycle = parseCycle(s);
+        std::vector<Edge> cycle;
+        try {
+          cycle = parseCycle(s);
+        } catch (const Error& e) {  // most likely a misspelt family name
+          std::vector<std::string> names;
+          for (const Family& f : families()) names.push_back(f.name);
+          const std::string hint = litmus::nearest(s, names);
+          if (hint.empty()) throw;
+          throw Error("'" + s + "' is neither a family nor a cycle; did you mean '" + hint + "'? (" + e.what() + ")");
+        }
         buildSkeleton(cycle);
         g.cycles.push_back({familyOf(cycle), cycle});
       }

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <set>
 
+#include "base/suggest.h"
 #include "gen/campaign.h"
 #include "gen/families.h"
 
@@ -85,7 +86,11 @@ Group parseGroup(const YAML::Node& n) {
     if (k == "families") {
       for (const std::string& f : strings(v, k)) {
         const Family* fam = findFamily(f);
-        if (!fam) throw at(v, "unknown family '" + f + "'");
+        if (!fam) {
+          std::vector<std::string> names;
+          for (const Family& known : families()) names.push_back(known.name);
+          throw at(v, "unknown family '" + f + "'" + litmus::didYouMean(f, names));
+        }
         g.cycles.push_back({fam->name, parseCycle(fam->cycle)});
       }
     } else if (k == "cycles") {

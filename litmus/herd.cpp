@@ -413,10 +413,13 @@ void HerdParser::renumberPlacement() {
   std::map<std::pair<int, int>, int> clusters;
   std::set<int> ctaUsed, clusterUsed;
   for (Thread& t : test_.threads) {
+    const bool own = t.cluster == t.cta;  // herd's default: the CTA's own cluster
     auto c = clusters.emplace(std::make_pair(t.gpu, t.cluster), 0);
     if (c.second) c.first->second = clusterUsed.insert(t.cluster).second ? t.cluster : fresh++;
     auto k = ctas.emplace(std::make_tuple(t.gpu, t.cluster, t.cta), 0);
-    if (k.second) k.first->second = ctaUsed.insert(t.cta).second ? t.cta : fresh++;
+    // a CTA in its own cluster keeps one number for both, as the writer leaves the cluster unsaid
+    if (k.second && own && c.second && ctaUsed.insert(c.first->second).second) k.first->second = c.first->second;
+    else if (k.second) k.first->second = ctaUsed.insert(t.cta).second ? t.cta : fresh++;
     t.cluster = c.first->second;
     t.cta = k.first->second;
   }

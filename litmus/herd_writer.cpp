@@ -1,6 +1,11 @@
 #include "litmus/herd_writer.h"
 
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "litmus/parse.h"
 #include "litmus/ptx_format.h"
@@ -77,30 +82,78 @@ void writeInit(std::ostream& os, const Test& t) {
   os << "}\n";
 }
 
+bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+// The Dat3M dialect of the corpus (docs/format.md §4): a location at offset 0 named bare (`x`,
+// not `[x]`) and registers without '%' (`r1`); special registers keep theirs.
+std::string dat3mOperands(const Test& t, const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '[' || c == '%') {
+      size_t j = i + 1;
+      while (j < text.size() && identChar(text[j])) ++j;
+      const std::string name = text.substr(i + 1, j - i - 1);
+      const bool location = c == '[' && j < text.size() && text[j] == ']' &&
+                            std::any_of(t.locations.begin(), t.locations.end(),
+                                        [&](const Location& l) { return l.name == name; });
+      const bool reg = c == '%' && !name.empty() && !isSpecialRegister(name) &&
+                       (j >= text.size() || text[j] != '.');
+      if (location) {
+        out += name;
+        i = j + 1;
+        continue;
+      }
+      if (reg) {
+        out += name;
+        i = j;
+        continue;
+      }
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
 std::string instrText(const Test& t, const Instr& in) {
   if (in.op == Opcode::Bar && !t.dat3mBarriers)
     refuse(in.loc, "'" + formatInstr(in) + "' (herd reads bar operands the Dat3M way; "
                    "declare 'barriers: dat3m')");
-  std::string text = formatInstr(in);
+  std::string text = dat3mOperands(t, formatInstr(in));
+  // Dat3M spells an unconditional jump `goto LC00` (its grammar has no `bra`)
+  if (in.op == Opcode::Bra && in.guard.empty() && in.cmp == CmpOp::None && text.rfind("bra ", 0) == 0)
+    text = "goto " + text.substr(4);
+  // and a register move `ld r0, 1` (its grammar has no `mov`)
+  if (in.op == Opcode::Mov && text.rfind("mov ", 0) == 0) text = "ld " + text.substr(4);
   if (text.find('|') != std::string::npos || text.find(';') != std::string::npos)
     refuse(in.loc, "'" + text + "'");
   return text;
 }
 
+// The columns padded to one width each, as the corpus writes them; the cluster is named only
+// where it is not the CTA's own (herd's default, and all that Dat3M's placement says).
 void writeCode(std::ostream& os, const Test& t) {
   size_t rows = 0;
   for (const Thread& th : t.threads) rows = std::max(rows, th.code.size());
+  std::vector<std::vector<std::string>> cells(rows + 1, std::vector<std::string>(t.threads.size()));
+  std::vector<size_t> width(t.threads.size(), 0);
+  // Thread::cta and ::cluster are unique across the test, so herd reads them back as written;
+  // a cluster of one CTA is herd's default and left unsaid, as Dat3M's placement has no cluster
+  std::map<std::pair<int, int>, std::set<int>> ctasOfCluster;
+  for (const Thread& th : t.threads) ctasOfCluster[{th.gpu, th.cluster}].insert(th.cta);
   for (size_t i = 0; i < t.threads.size(); ++i) {
     const Thread& th = t.threads[i];
-    os << (i ? " | " : " ") << th.name << "@cta " << th.cta << ",cluster " << th.cluster << ",gpu "
-       << th.gpu;
+    const bool ownCluster = ctasOfCluster[{th.gpu, th.cluster}].size() == 1;
+    cells[0][i] = th.name + "@cta " + std::to_string(th.cta) +
+                  (ownCluster ? "" : ",cluster " + std::to_string(th.cluster)) + ",gpu " +
+                  std::to_string(th.gpu);
+    for (size_t r = 0; r < th.code.size(); ++r) cells[r + 1][i] = instrText(t, th.code[r]);
+    for (size_t r = 0; r <= rows; ++r) width[i] = std::max(width[i], cells[r][i].size());
   }
-  os << " ;\n";
-  for (size_t r = 0; r < rows; ++r) {
-    for (size_t i = 0; i < t.threads.size(); ++i) {
-      const auto& code = t.threads[i].code;
-      os << (i ? " | " : " ") << (r < code.size() ? instrText(t, code[r]) : "");
-    }
+  for (const auto& row : cells) {
+    for (size_t i = 0; i < row.size(); ++i)
+      os << (i ? " | " : " ") << row[i] << std::string(width[i] - row[i].size(), ' ');
     os << " ;\n";
   }
 }

@@ -5,6 +5,7 @@
 // GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
 #pragma GCC diagnostic ignored "-Wrestrict"
 
+#include "base/suggest.h"
 #include "litmus/instr_parser.h"
 
 namespace litmus {
@@ -45,7 +46,10 @@ Instr InstrParser::parse() {
   } else if (arithFromString(m)) {
     parseArith();
   } else {
-    fail(parts_[0].off, "unknown instruction '" + name() + "'");
+    std::vector<std::string> known = {"add", "sub", "mul", "div", "rem", "and", "or", "xor",
+                                      "shl", "shr", "min", "max", "neg", "not"};
+    for (const Handler& h : kHandlers) known.emplace_back(h.mnemonic);
+    fail(parts_[0].off, "unknown instruction '" + name() + "'" + didYouMean(std::string(m), known));
   }
   return in_;
 }

@@ -35,10 +35,15 @@ void InstrParser::takeTensorOperand(const Piece& p) {
   if (comma == std::string_view::npos || open == std::string_view::npos ||
       close == std::string_view::npos || open < comma || close < open)
     fail(p.off, msg);
-  const std::string_view map = lex::trim(s.substr(1, comma - 1));
-  if (!isIdentifier(map)) fail(p.off + 1, "the tensor map must be a location named bare ('[tm, {..}]')");
+  std::string_view map = lex::trim(s.substr(1, comma - 1));
   Operand m;
   m.kind = Operand::Kind::Addr;
+  if (!map.empty() && map[0] == '%') {  // a register holding the map's address (cvta, mov)
+    m.kind = Operand::Kind::RegAddr;
+    map.remove_prefix(1);
+  }
+  if (!isIdentifier(map))
+    fail(p.off + 1, "the tensor map is a location or a register holding its address ('[tm, {..}]', '[%rd, {..}]')");
   m.name = std::string(map);
   m.loc = at(p.off + 1);
   in_.args.push_back(m);
@@ -93,19 +98,24 @@ void InstrParser::parseCpAsyncTensor() {
       fail(p.off, "'." + std::string(p.s) + "' needs sm_100a; it is not supported");
     else fail(p.off, "unknown qualifier " + dotted(p.s) + " on " + who);
   }
-  if (spaces.size() != 2 || !completion)
-    fail(parts_[0].off, who + " needs a destination and a source state space and a completion "
-                        "mechanism (.mbarrier::complete_tx::bytes or .bulk_group)");
+  if (spaces.size() != 2)
+    fail(parts_[0].off, who + " needs a destination and a source state space");
   in_.space = *spaceFromString(spaces[0].s);
   in_.srcSpace = *spaceFromString(spaces[1].s);
-  in_.bulkGroup = completion->s == "bulk_group";
+  const bool intoShared = in_.space == Space::SharedCluster || in_.space == Space::SharedCta;
+  // The PTX ISA's own examples (§9.7.13.4, §9.7.13.15) write a load with its mbarrier operand but
+  // no completion qualifier: the mbarrier is then how it completes.
+  if (!completion && !(intoShared && in_.srcSpace == Space::Global))
+    fail(parts_[0].off, who + " needs a completion mechanism (.mbarrier::complete_tx::bytes or .bulk_group)");
+  in_.bulkGroup = completion && completion->s == "bulk_group";
   in_.asyncOp = in_.bulkGroup ? AsyncOp::TensorStore : AsyncOp::TensorLoad;
-  const bool load = in_.space == Space::SharedCluster && in_.srcSpace == Space::Global && !in_.bulkGroup;
+  // global -> .shared::cluster, and global -> .shared::cta (PTX ISA 8.6)
+  const bool load = intoShared && in_.srcSpace == Space::Global && !in_.bulkGroup;
   const bool store = in_.space == Space::Global && in_.srcSpace == Space::SharedCta && in_.bulkGroup;
   if (!load && !store)
-    fail(spaces[0].off, who + " loads .global into .shared::cluster with .mbarrier::complete_tx::bytes, "
-                        "or stores .shared::cta into .global with .bulk_group");
-  if (in_.multicast && !load)
+    fail(spaces[0].off, who + " loads .global into .shared::cluster or .shared::cta with "
+                        ".mbarrier::complete_tx::bytes, or stores .shared::cta into .global with .bulk_group");
+  if (in_.multicast && !(load && in_.space == Space::SharedCluster))
     fail(parts_[0].off, "'.multicast::cluster' is only for loads into .shared::cluster");
   const size_t want = (load ? 3 : 2) + (in_.multicast ? 1 : 0) + (hint ? 1 : 0);
   const std::string msg = load ? who + " expects [dst], [tensorMap, {c..}], [mbar]" +
@@ -154,7 +164,7 @@ void InstrParser::parseTensormapReplace() {
                             "(a global location named bare, or a register)";
     if (ops_.size() != 2) fail(ops_.empty() ? parts_[0].off : ops_.back().off, msg);
     std::optional<Operand> map = convert(ops_[0], Slot::Addr), value = convert(ops_[1], Slot::Sym);
-    if (!map || map->kind != Operand::Kind::Addr) fail(ops_[0].off, msg);
+    if (!map) fail(ops_[0].off, msg);  // [tm], or [%r] holding its address (validation resolves it)
     if (!value) fail(ops_[1].off, msg);
     in_.args = {*map, *value};
     return;

@@ -319,6 +319,7 @@ class MixedSizeCheck {
 void checkClusters(const Test& test);  // validate_cluster.cpp
 void resolveAddressMoves(Test& test);   // validate_address.cpp
 void checkAddressForms(const Test& test);
+void resolveRegisterAddresses(Test& test);  // validate_regaddr.cpp
 void checkGrids(const Test& test);     // validate_grid.cpp
 
 void validate(Test& test) {
@@ -326,6 +327,7 @@ void validate(Test& test) {
   resolveAliases(test);
   checkPlacement(test);
   resolveAddressMoves(test);
+  resolveRegisterAddresses(test);
   std::set<std::string> locations;
   for (const Location& l : test.locations) locations.insert(l.name);
   for (const Thread& t : test.threads) {

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "litmus/parse.h"
 #include "litmus/ptx_format.h"
@@ -117,10 +118,24 @@ Placed YamlParser::placed(const YAML::Node& n) const {
   return {text, {test_.file, static_cast<int>(line) + 2, 1}};
 }
 
+// `L: st.u32 [x], 1;` or `L:` read as a YAML key: a PTX label outdented, which ends `code: |`.
+static std::string labelHint(const std::string& key, const YAML::Node& v) {
+  if (!lex::isIdentifier(key) || !(v.IsNull() || (v.IsScalar() && v.Scalar().find(';') != std::string::npos))) return "";
+  return "; if '" + key + ":' is a PTX label, indent it like the instructions of 'code: |' (a line "
+         "indented less than the block ends it)";
+}
+
 Test YamlParser::parse() {
   YAML::Node root;
   try {
-    root = YAML::Load(source_);
+    // one test per file: a second document would be dropped without a word
+    std::vector<YAML::Node> docs;
+    for (const YAML::Node& d : YAML::LoadAll(source_))
+      if (!d.IsNull()) docs.push_back(d);
+    if (docs.size() > 1)
+      throw Error({test_.file, docs[1].Mark().line + 1, 1}, "the file holds " + std::to_string(docs.size()) +
+                  " YAML documents ('---'); a test file holds one test: put each in its own file");
+    if (!docs.empty()) root = docs.front();
   } catch (const YAML::DeepRecursion& e) {
     // yaml-cpp 0.7 gives this one the message "bad file"
     throw Error({test_.file, e.mark.line + 1, e.mark.column + 1},
@@ -130,14 +145,13 @@ Test YamlParser::parse() {
   }
   if (!root.IsMap())
     throw Error({test_.file, 1, 1}, "expected a YAML mapping with name, threads and condition");
-  static const std::set<std::string> kKeys = {"name",      "description", "locations",
-                                              "threads",   "condition",   "observe",
-                                              "expect",    "reason",      "barriers",
-                                              "liveness",  "grids",       "family"};
+  static const std::set<std::string> kKeys = {"name",   "description", "locations", "threads",
+                                              "condition", "observe",  "expect",   "reason",
+                                              "barriers",  "liveness", "grids",    "family"};
   std::set<std::string> seen;
   for (auto it = root.begin(); it != root.end(); ++it) {
     std::string key = scalar(it->first, "a key");
-    if (!kKeys.count(key)) fail(it->first, "unknown key '" + key + "'");
+    if (!kKeys.count(key)) fail(it->first, "unknown key '" + key + "'" + labelHint(key, it->second));
     if (!seen.insert(key).second) fail(it->first, "duplicate key '" + key + "'");
   }
   for (const char* required : {"name", "threads", "condition"})
@@ -335,8 +349,7 @@ void YamlParser::parseThread(const YAML::Node& key, const YAML::Node& value,
   t.loc = at(key);
   if (!lex::isIdentifier(t.name)) fail(key, "invalid thread name '" + t.name + "'");
   if (!value.IsMap() && !value.IsNull())
-    fail(value,
-         "thread " + t.name + " must be a mapping with 'code' (and cta, cluster, gpu, init)");
+    fail(value, "thread " + t.name + " must be a mapping with 'code' (and cta, cluster, gpu, init)" + labelHint(t.name, value));
   std::set<std::string> seen;
   for (auto it = value.begin(); value.IsMap() && it != value.end(); ++it) {
     std::string k = scalar(it->first, "a key");
@@ -363,7 +376,7 @@ void YamlParser::parseThread(const YAML::Node& key, const YAML::Node& value,
     } else if (k == "code") {
       parseCode(v, t);
     } else {
-      fail(it->first, "unknown key '" + k + "' in thread " + t.name);
+      fail(it->first, "unknown key '" + k + "' in thread " + t.name + labelHint(k, it->second));
     }
   }
   ctaGiven.push_back(seen.count("cta") > 0);

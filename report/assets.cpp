@@ -121,8 +121,13 @@ const char* const kScript = R"JS(
   const only = el('input', {id: 'only-bad', type: 'checkbox'});
   const shown = el('span', {id: 'shown'});
   main.append(el('div', {id: 'filters'}, filter, ' ', el('label', {}, only, ' only violations and failures'), ' ', shown));
+  // The sections grouped under their family (the tests' `family:` key, else their directory),
+  // named once in the group's heading rather than linked from every section.
   const sections = tests.map((t, i) => testSection(t, i));
-  const list = el('div', {id: 'tests'}, ...sections);
+  const groups = [...families.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([name, members]) =>
+    ({members, div: el('div', {class: 'family-group', 'data-family': name},
+      el('h3', {class: 'family', text: 'Family ' + name + ' (' + members.length + ')'}), ...members.map(i => sections[i]))}));
+  const list = el('div', {id: 'tests'}, ...groups.map(g => g.div));
   main.append(list);
   function applyFilter() {
     const q = filter.value.toLowerCase();
@@ -133,6 +138,7 @@ const char* const kScript = R"JS(
       s.hidden = !show;
       n += show ? 1 : 0;
     });
+    groups.forEach(g => { g.div.hidden = g.members.every(i => sections[i].hidden); });
     shown.textContent = n + ' of ' + tests.length + ' shown';
   }
   filter.addEventListener('input', applyFilter);
@@ -159,9 +165,6 @@ const char* const kScript = R"JS(
       if ((t.failures || []).length) add('failures', t.failures.join('; '));
       add('detail', t.detail);
     }
-    const family = families.get(t.familyKey).filter(j => j !== i);
-    if (family.length)
-      add('family ' + t.familyKey, el('span', {class: 'siblings'}, ...family.map(j => el('a', {href: '#' + idOf(j)}, tests[j].test))));
     s.append(meta);
     if (t.kind === 'run') runBody(s, t); else checkBody(s, t);
     if (t.graphSvg) {

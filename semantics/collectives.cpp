@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "base/limit_error.h"
+
 namespace model {
 
 using litmus::Instr;
@@ -207,7 +209,7 @@ bool addCollectiveResults(const Program& prog, const std::vector<const TraceSet*
       }
       tuples = std::move(next);
       if (tuples.size() > (1u << 16))
-        throw litmus::Error(prog.test->threads[t].loc, "a warp collective whose operands can take too many "
+        throw litmus::LimitError(prog.test->threads[t].loc, "a warp collective whose operands can take too many "
                                                        "combinations of values to model");
     }
     for (const auto& [t, pc] : waits[key]) {

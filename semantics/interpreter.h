@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/limit_error.h"
 #include "model/bitrel.h"
 #include "semantics/semantics.h"
 
@@ -150,8 +151,9 @@ class Interpreter {
   int emit(Path& p, Event e, const Taint& data, Val v) const {
     const int k = static_cast<int>(p.trace.events.size());
     if (k >= kMaxTraceEvents)
-      throw litmus::Error(th_.code[p.pc].loc, "thread " + th_.name + " has too many events for the "
-                                              "explicit engine (lower --unroll)");
+      throw litmus::LimitError(th_.code[p.pc].loc, "thread " + th_.name + " has more than " +
+                                                       std::to_string(kMaxTraceEvents) +
+                                                       " events: too large for the model (lower --unroll)");
     const Taint all = data | p.ctrl;
     for (int r = 0; r < k; ++r)
       if (all[r]) p.trace.dep.emplace_back(r, k);

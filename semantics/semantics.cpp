@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "base/limit_error.h"
 #include "model/barriers.h"
 #include "model/bitrel.h"
 #include "semantics/collectives.h"
@@ -362,7 +363,9 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
       Event e = baseEvent(p, in, EventKind::ProxyFence);
       e.proxyFence = in.proxyKind;
       if (in.proxyKind == litmus::FenceProxyKind::TensormapAcquire) {  // [a], 128: its range
-        e.va = prog_.vaDecl[prog_.vaOf(in.args[0].name)];
+        // a register from mapa (validation resolved every other register to its location)
+        if (in.args[0].kind == Operand::Kind::RegAddr) operandAddress(p, in, in.args[0], 0);
+        e.va = prog_.vaDecl[prog_.vaOf(litmus::addressLocation(th_, in.args[0]))];
         e.offset = in.args[0].imm;
         e.value = in.args[1].imm;
       }
@@ -484,7 +487,7 @@ void Interpreter::finish(Path p, Stuck stuck) {
     e.scope = litmus::Scope::Cluster;
     e.barrier = kExitBarrier;
     if (e.po >= kMaxTraceEvents)
-      throw litmus::Error(th_.loc, "thread " + th_.name + " has too many events (lower --unroll)");
+      throw litmus::LimitError(th_.loc, "thread " + th_.name + " has more than " + std::to_string(kMaxTraceEvents) + " events: too large for the model (lower --unroll)");
     p.trace.events.push_back(e);
     p.trace.vals.emplace_back(0);
   }

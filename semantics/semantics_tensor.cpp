@@ -167,7 +167,7 @@ void Interpreter::tensorElements(Path p, const Instr& in, int op, int mapRead, i
   const size_t m = load ? 1 : 0;
   const int tensor = tensorOf(address);
   if (tensor < 0) return;
-  const auto& map = prog_.test->locations[prog_.vaDecl[prog_.vaOf(in.args[m].name)]];
+  const auto& map = prog_.test->locations[prog_.vaDecl[prog_.vaOf(litmus::addressLocation(th_, in.args[m]))]];
   const size_t dims = map.tensorDims.size();
   std::vector<int64_t> at(dims);
   for (size_t j = 0; j < dims; ++j) at[j] = num(p, in.args[m + 1 + j]);

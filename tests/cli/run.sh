@@ -428,6 +428,35 @@ for f in golden/*.litmus tsv/Manual/*.litmus convert/*.litmus; do
     "original (exit $rc1):" "$(cat "$TMP/orig")" "converted (exit $rc2):" "$(cat "$TMP/conv")"
 done
 
+# --- 4b. what a new user tripped over (issue 31) ----------------------------------------------
+# A misspelt instruction, option, command or gen family gets the nearest known word.
+printf 'name: typo\nthreads:\n  P0: {code: "fecne.sc.gpu;"}\ncondition: exists (x == 0)\n' >"$TMP/typo.yaml"
+lit check "$TMP/typo.yaml"
+[ "$RC" -eq 2 ] && grep -q "unknown instruction 'fecne'; did you mean 'fence'?" "$ERR"
+check $? "unknown instruction: did you mean" "$(ran check "$TMP/typo.yaml")"
+lit check --timout 5 golden/CoRR.yaml
+[ "$RC" -eq 2 ] && grep -q "did you mean '--timeout'?" "$ERR"
+check $? "unknown option: did you mean" "$(ran check --timout 5 golden/CoRR.yaml)"
+lit chek golden/CoRR.yaml
+[ "$RC" -eq 2 ] && grep -q "unknown command 'chek'; did you mean 'check'?" "$ERR"
+check $? "unknown command: did you mean" "$(ran chek golden/CoRR.yaml)"
+lit gen -o "$TMP/gen-typo" MPP
+[ "$RC" -eq 2 ] && grep -q "did you mean 'MP'?" "$ERR"
+check $? "unknown gen family: did you mean" "$(ran gen -o "$TMP/gen-typo" MPP)"
+
+# The output says when the test's expectation was met (a failed one goes to stderr).
+lit check golden/CoRR.yaml
+[ "$RC" -eq 0 ] && grep -qx "Expectation met: expect unreachable, observation Never" "$OUT"
+check $? "check says the expectation was met" "$(ran check golden/CoRR.yaml)"
+
+# A test too large for the model ends Unknown with where it grew too large, exit 3 (not 2).
+{ printf 'name: too-many-events\nlocations:\n  x: 0\nthreads:\n  P0:\n    code: |\n'
+  for i in $(seq 1 300); do printf '      st.u32 [x], %d;\n' "$i"; done
+  printf 'condition: exists (x == 1)\n'; } >"$TMP/too-large.yaml"
+lit check "$TMP/too-large.yaml"
+[ "$RC" -eq 3 ] && grep -q "^Unknown .*too-large.yaml:[0-9]*:[0-9]*: thread P0 has more than 256 events" "$OUT"
+check $? "a test too large for the model: Unknown with a location, exit 3" "$(ran check "$TMP/too-large.yaml")"
+
 # --- 5. --graph -------------------------------------------------------------------------------
 g=$TMP/graphs
 lit check --graph "$g" golden/MP+rel.gpu+acq.gpu.yaml
