@@ -27,13 +27,17 @@ from registry import DEFAULTS, FAMILIES  # noqa: E402
 SPIN = r"^[A-Z]\d*:$|@!%[a-z]\d* bra [A-Z]\d*;$"
 # variant suffix -> (lines it may remove, lines it may add): regular expressions over code lines
 STEPS = {
-    "no-expect_tx": (r"mbarrier\.arrive\.expect_tx\.shared::cta\.b64 _, \[full\d+\], 16;",
+    "no-expect_tx": (r"mbarrier\.arrive\.expect_tx\.shared::cta\.b64 _, \[full\d+\], \d+;",
                      r"^mbarrier\.arrive\.shared::cta\.b64 _, \[full\d+\];$"),
     "no-empty-wait": (SPIN + r"|mbarrier\.try_wait\.parity\.shared::cta\.b64 %e\d+, \[empty\d+\]", None),
     "wrong-parity": (r"^mbarrier\.try_wait\.parity\.shared::cta\.b64 %f\d+, \[full\d+\], [01];$",) * 2,
     "consumer-no-release": (r"^fence\.proxy\.async\.shared::cta;$|^mbarrier\.arrive\.shared::cta\.b64 _, \[empty\d+\];$",
                             None),
     "no-consumer-proxy-fence": (r"^fence\.proxy\.async\.shared::cta;$", None),
+    "relaxed-wait": (r"^mbarrier\.try_wait\.parity\.shared::cta\.b64 %f\d+, ",
+                     r"^mbarrier\.try_wait\.parity\.relaxed\.cta\.shared::cta\.b64 %f\d+, "),
+    "relaxed-arrive": (r"^mbarrier\.arrive\.shared::cta\.b64 _, \[empty\d+\];$",
+                       r"^mbarrier\.arrive\.relaxed\.cta\.shared::cta\.b64 _, \[empty\d+\];$"),
     "empty-count-1": (r"^mbarrier\.init\.shared::cta\.b64 \[empty\d+\], \d+;$",
                       r"^mbarrier\.init\.shared::cta\.b64 \[empty\d+\], 1;$"),
     "no-order": (SPIN + r"|mbarrier\.try_wait\.parity\.shared::cta\.b64 %t\d+, \[turn\]", None),
