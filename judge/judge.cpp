@@ -1,25 +1,20 @@
 #include "judge/judge.h"
 
 #include "base/exit_code.h"
+#include "base/words.h"
 
 namespace judge {
 
-const char* toString(Decision d) {
-  switch (d) {
-    case Decision::Pass: return "pass";
-    case Decision::Fail: return "FAIL";
-    case Decision::Error: return "ERROR";
-    case Decision::Unknown: return "UNKNOWN";
-    case Decision::NoExpectation: return "no-expectation";
-  }
-  return "?";
-}
+namespace {
+constexpr words::Word<Decision> kDecisions[] = {{Decision::Pass, "pass"},
+                                                {Decision::Fail, "FAIL"},
+                                                {Decision::Error, "ERROR"},
+                                                {Decision::Unknown, "UNKNOWN"},
+                                                {Decision::NoExpectation, "no-expectation"}};
+}  // namespace
 
-std::optional<Decision> decisionOf(const std::string& word) {
-  for (Decision d : {Decision::Pass, Decision::Fail, Decision::Error, Decision::Unknown, Decision::NoExpectation})
-    if (word == toString(d)) return d;
-  return std::nullopt;
-}
+const char* toString(Decision d) { return words::wordOf(kDecisions, d); }
+std::optional<Decision> decisionOf(const std::string& word) { return words::valueOf(kDecisions, word); }
 
 int exitCode(Decision d) {
   switch (d) {

@@ -2,26 +2,25 @@
 
 #include <vector>
 
+#include "base/words.h"
+
 namespace judge {
 
-const char* toString(RunVerdict v) {
-  switch (v) {
-    case RunVerdict::Ok: return "ok";
-    case RunVerdict::Violation: return "violation";
-    case RunVerdict::Inconclusive: return "inconclusive";
-    case RunVerdict::Hung: return "hung";
-    case RunVerdict::Timeout: return "timeout";
-    case RunVerdict::Refused: return "refused";
-    case RunVerdict::Error: return "error";
-  }
-  return "?";
-}
+namespace {
+constexpr words::Word<RunVerdict> kRunWords[] = {
+    {RunVerdict::Ok, "ok"},     {RunVerdict::Violation, "violation"}, {RunVerdict::Inconclusive, "inconclusive"},
+    {RunVerdict::Hung, "hung"}, {RunVerdict::Timeout, "timeout"},     {RunVerdict::Refused, "refused"},
+    {RunVerdict::Error, "error"}};
+constexpr words::Word<ModelKind> kModelWords[] = {{ModelKind::Decided, "decided"},
+                                                  {ModelKind::Bounded, "bounded"},
+                                                  {ModelKind::Unknown, "unknown"},
+                                                  {ModelKind::Unavailable, "unavailable"}};
+}  // namespace
 
-std::optional<RunVerdict> runVerdictOf(const std::string& word) {
-  for (RunVerdict v : kRunVerdicts)
-    if (word == toString(v)) return v;
-  return std::nullopt;
-}
+const char* toString(RunVerdict v) { return words::wordOf(kRunWords, v); }
+std::optional<RunVerdict> runVerdictOf(const std::string& word) { return words::valueOf(kRunWords, word); }
+const char* toString(ModelKind k) { return words::wordOf(kModelWords, k); }
+std::optional<ModelKind> modelKindOf(const std::string& word) { return words::valueOf(kModelWords, word); }
 
 int exitCode(RunVerdict v) {
   switch (v) {
@@ -37,32 +36,11 @@ int exitCode(RunVerdict v) {
 }
 
 int badness(RunVerdict v) {
-  switch (v) {
-    case RunVerdict::Error: return 0;
-    case RunVerdict::Violation: return 1;
-    case RunVerdict::Timeout: return 2;
-    case RunVerdict::Refused: return 3;
-    case RunVerdict::Inconclusive: return 4;
-    case RunVerdict::Hung: return 5;
-    case RunVerdict::Ok: return 6;
-  }
+  constexpr RunVerdict kWorstFirst[] = {RunVerdict::Error,   RunVerdict::Violation,    RunVerdict::Timeout, RunVerdict::Refused,
+                                        RunVerdict::Inconclusive, RunVerdict::Hung, RunVerdict::Ok};
+  for (int i = 0; i < 7; ++i)
+    if (kWorstFirst[i] == v) return i;
   return 0;
-}
-
-const char* toString(ModelKind k) {
-  switch (k) {
-    case ModelKind::Decided: return "decided";
-    case ModelKind::Bounded: return "bounded";
-    case ModelKind::Unknown: return "unknown";
-    case ModelKind::Unavailable: return "unavailable";
-  }
-  return "?";
-}
-
-std::optional<ModelKind> modelKindOf(const std::string& word) {
-  for (ModelKind k : {ModelKind::Decided, ModelKind::Bounded, ModelKind::Unknown, ModelKind::Unavailable})
-    if (word == toString(k)) return k;
-  return std::nullopt;
 }
 
 namespace {

@@ -1,22 +1,16 @@
 #include "schema/record.h"
 
+#include "base/words.h"
+
 namespace schema {
 
-const char* toString(Kind k) {
-  switch (k) {
-    case Kind::Check: return "check";
-    case Kind::Suite: return "suite";
-    case Kind::Run: return "run";
-    case Kind::MergedRun: return "merged-run";
-  }
-  return "?";
-}
+namespace {
+constexpr words::Word<Kind> kKinds[] = {
+    {Kind::Check, "check"}, {Kind::Suite, "suite"}, {Kind::Run, "run"}, {Kind::MergedRun, "merged-run"}};
+}  // namespace
 
-std::optional<Kind> kindFromWord(const std::string& word) {
-  for (Kind k : {Kind::Check, Kind::Suite, Kind::Run, Kind::MergedRun})
-    if (word == toString(k)) return k;
-  return std::nullopt;
-}
+const char* toString(Kind k) { return words::wordOf(kKinds, k); }
+std::optional<Kind> kindFromWord(const std::string& word) { return words::valueOf(kKinds, word); }
 
 Json begin(Kind k) {
   Json out;
