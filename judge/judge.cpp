@@ -6,11 +6,9 @@
 namespace judge {
 
 namespace {
-constexpr words::Word<Decision> kDecisions[] = {{Decision::Pass, "pass"},
-                                                {Decision::Fail, "FAIL"},
-                                                {Decision::Error, "ERROR"},
-                                                {Decision::Unknown, "UNKNOWN"},
-                                                {Decision::NoExpectation, "no-expectation"}};
+constexpr words::Word<Decision> kDecisions[] = {
+    {Decision::Pass, "pass"},       {Decision::Fail, "FAIL"}, {Decision::Error, "ERROR"},
+    {Decision::Unknown, "UNKNOWN"}, {Decision::NoExpectation, "no-expectation"}};
 }  // namespace
 
 const char* toString(Decision d) { return words::wordOf(kDecisions, d); }

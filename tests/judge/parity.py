@@ -67,10 +67,9 @@ def main():
     corpus = os.path.join(root, "..", "shared", "corpus", "dat3m-ptx")
     sample = test_files(corpus, (".litmus",))[::25] if os.path.isdir(corpus) else []
     m = compare(litmus, sample, "corpus sample", problems) if sample else 0
-    for p in problems:
-        print(f"parity: {p}")
-    print(f"parity: {n} catalogue tests, {m} corpus tests, {len(problems)} differences")
-    return 1 if problems else 0
+    print("\n".join(f"parity: {p}" for p in problems + [f"{n} catalogue tests, {m} corpus tests, "
+                                                          f"{len(problems)} differences"]))
+    return int(bool(problems))
 
 
 if __name__ == "__main__":
