@@ -16,10 +16,6 @@ import sys
 
 # Tests that touch barriers, proxies or textures are not "core"; a missing file is never core.
 NOT_CORE = re.compile(r"bar\.|barrier|fence\.proxy|aliases|tld|suld|sust|cold")
-# The parts of a suite FAIL message (suite/suite.cpp, judge) that name one expectation only.
-VERDICT_PART = re.compile(r"(^|; )expected (reachable|unreachable|always|not-always), got")
-LIVENESS_PART = re.compile(r"(^|; )expected (terminates|may-hang), got")
-UNEXPECTED_HANG = "and no liveness expectation says may-hang"
 DISAGREE = "engines disagree"
 # 0: every test passed; 1: some failed; 3: some unknown and none failed (the CLI's exit codes).
 NORMAL_EXITS = (0, 1, 3)
@@ -71,21 +67,22 @@ def read_results(path, corpus, fatal):
     return results
 
 
+def disagrees(r):
+    """The engines gave different answers (suite's `disagreement` record)."""
+    return bool(r.get("disagreement")) or str(r.get("message", "")).startswith(DISAGREE)
+
+
 def failed_aspects(r):
-    """The expectations a result fails, as a subset of {'verdict', 'liveness'}."""
-    verdict, message = r["verdict"], str(r.get("message", ""))
-    if verdict == "pass":
+    """The expectations a result fails, as a subset of {'verdict', 'liveness'}, from the judge's
+    verdictMet and livenessMet (judge/judge.h): a FAIL that meets both (--fail-on-relies) and
+    every ERROR, UNKNOWN or disagreement counts against both."""
+    if r["verdict"] == "pass":
         return set()
-    if verdict != "FAIL" or message.startswith(DISAGREE):
+    if r["verdict"] != "FAIL" or disagrees(r):
         return {"verdict", "liveness"}
-    failed = set()
-    if LIVENESS_PART.search(message):
-        failed.add("liveness")
-    if VERDICT_PART.search(message) or UNEXPECTED_HANG in message:
-        failed.add("verdict")
-    if not failed or "no execution finishes" in message:
-        failed = {"verdict", "liveness"}  # a message we cannot attribute counts against both
-    return failed
+    failed = {aspect for aspect, key in (("verdict", "verdictMet"), ("liveness", "livenessMet"))
+              if r.get(key) is False}
+    return failed or {"verdict", "liveness"}
 
 
 def corpus_tests(corpus):
@@ -175,7 +172,7 @@ def match(args):
         if test not in results:
             tally.fatal.append((test, "no result from litmus"))
     for test, r in sorted(results.items()):
-        if str(r.get("message", "")).startswith(DISAGREE):
+        if disagrees(r):
             tally.fatal.append((test, r["message"]))
     return tally
 

@@ -32,6 +32,7 @@
 #include "mutate/command.h"
 #include "report/command.h"
 #include "run/run.h"
+#include "schema/record.h"
 #include "suite/parallel.h"
 #include "suite/progress.h"
 #include "suite/shard.h"
@@ -98,57 +99,10 @@ uint64_t applyMaxMemory(const Args& a) {
 
 // ---- check ----------------------------------------------------------------------------------
 
-// What check concludes about one test beyond the herd block: each failed check, and the status.
-struct Judgement {
-  int status = cli::kOk;
-  std::vector<std::string> failures;
-};
-
-// A possible hang is a failed check unless the test declares it (`liveness: may-hang`).
-Judgement judge(const litmus::Test& t, const checker::Result& r) {
-  Judgement j;
-  const litmus::Outcome& o = r.outcome;
-  if (!r.mismatch.empty()) j.failures.push_back(r.mismatch);
-  // No execution ran to its end only because the loop bound cut the paths off: the verdict says
-  // nothing about the test (a larger --unroll may find states), so it is unknown, neither a pass
-  // nor a failed expectation.
-  const bool boundedOut = o.vacuous() && o.hang.empty() && o.loopBound >= 0;
-  if (o.status == litmus::Status::Done && !boundedOut) {
-    if (!o.meets(t.expect))
-      j.failures.push_back(std::string("expectation failed: expected ") + litmus::toString(t.expect) +
-                           ", observation " + litmus::toString(o.observation()));
-    if (t.liveness.empty() && !o.hang.empty())
-      j.failures.push_back("may hang (" + o.hang + ") and does not declare 'liveness: may-hang'");
-    else if (!t.liveness.empty() && t.liveness != o.liveness())
-      j.failures.push_back("liveness failed: declared " + t.liveness + ", but " +
-                           (o.hang.empty() ? "every execution terminates" : o.hang));
-  }
-  j.status = j.failures.empty() ? cli::kOk : cli::kFailed;
-  if (o.status != litmus::Status::Done || boundedOut || !r.explainCutOff.empty())
-    j.status = cli::worse(j.status, cli::kUnknown);
-  return j;
-}
-
-ordered_json checkJson(const litmus::Test& t, const checker::Result& r, const Judgement& j,
+ordered_json checkJson(const litmus::Test& t, const checker::Result& r, const judge::Judgement& j,
                        bool explain, const cli::ExplainTarget& target) {
-  const litmus::Outcome& o = r.outcome;
-  const bool done = o.status == litmus::Status::Done;
-  ordered_json out;
-  out["test"] = o.test;
-  out["file"] = t.file;
-  if (!t.family.empty()) out["family"] = t.family;  // report groups by it
-  const ordered_json outcome = litmus::toJson(o);  // named: items() does not keep it alive
-  for (const auto& [key, value] : outcome.items())
-    if (key != "test") out[key] = value;
-  if (t.expect != litmus::Expect::None)
-    out["expect"] = {{"verdict", litmus::toString(t.expect)},
-                     {"met", done ? ordered_json(o.meets(t.expect)) : ordered_json(nullptr)}};
-  out["expectLiveness"] = {
-      {"declared", t.liveness.empty() ? ordered_json(nullptr) : ordered_json(t.liveness)},
-      {"met", done ? ordered_json(t.liveness.empty() ? o.hang.empty() : t.liveness == o.liveness())
-                   : ordered_json(nullptr)}};
+  ordered_json out = schema::toJson(t, r.outcome, j);
   if (explain) out["explanation"] = cli::explanationJson(t, r, target);
-  out["failures"] = j.failures;
   return out;
 }
 
@@ -174,7 +128,7 @@ int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::os
   const cli::ExplainTarget target = explainTarget(t, a);
   opt.explainState = target;
   const checker::Result r = checker::check(t, opt);
-  const Judgement j = judge(t, r);
+  const judge::Judgement j = judge::judgeOutcome(r.outcome, {t.expect, t.liveness}, r.mismatch);
   const bool explain = !a.explain.empty();
   std::ostringstream os;
   if (a.json) {
@@ -186,17 +140,18 @@ int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::os
   } else {
     litmus::printHerd(os, r.outcome);
     // a met expectation is said as plainly as a failed one (which goes to stderr)
-    const litmus::Outcome& o = r.outcome;
-    if (t.expect != litmus::Expect::None && o.status == litmus::Status::Done && o.meets(t.expect) &&
-        !(o.vacuous() && o.hang.empty() && o.loopBound >= 0))
+    if (j.verdictMet == true)
       os << "Expectation met: expect " << litmus::toString(t.expect) << ", observation "
-         << litmus::toString(o.observation()) << "\n";
+         << litmus::toString(r.outcome.observation()) << "\n";
     if (explain) cli::printExplanation(os, t, r, target);
   }
   out << os.str();
   if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
-  for (const std::string& f : j.failures) err << t.file << ": " << f << "\n";
-  return j.status;
+  // An Unknown says why in its herd block (or JSON); a failure names each failed expectation.
+  if (j.decision == judge::Decision::Fail)
+    for (const std::string& f : j.reasons) err << t.file << ": " << f << "\n";
+  // An explanation cut off by the deadline leaves the answer asked for unknown.
+  return r.explainCutOff.empty() ? j.exitCode() : cli::worse(j.exitCode(), cli::kUnknown);
 }
 
 // Output paths are tried before any test runs, so that a bad one is a usage error with nothing
@@ -269,25 +224,18 @@ int cmdCheck(const Args& a) {
 // ---- suite ----------------------------------------------------------------------------------
 
 ordered_json suiteJson(const suite::SuiteEntry& e) {
-  ordered_json out;
-  out["path"] = e.path;
-  out["verdict"] = suite::toString(e.verdict);
-  out["expected"] = litmus::toString(e.expected);
-  out["expectedLiveness"] = e.liveness.empty() ? ordered_json(nullptr) : ordered_json(e.liveness);
-  out["message"] = e.message;
-  out["outcome"] = litmus::toJson(e.outcome);
-  return out;
+  return schema::toJson(schema::SuiteRecord{e.path, e.verdict, e.expected, e.liveness, e.verdictMet,
+                                            e.livenessMet, e.message, litmus::toJson(e.outcome)});
 }
 
-// "P passed, F failed" (F counts every test that did not pass and has an expectation: failures,
-// errors and unknowns), then what F and the rest are made of. With --json it goes to stderr, so
-// that stdout holds JSON lines only.
+// "P passed, F failed" (F counts the failed checks and expectations), then the tests with no
+// verdict (errors, unknowns) and those without expectation apart. With --json it goes to stderr,
+// so that stdout holds JSON lines only.
 void printSummary(const suite::SuiteReport& report, std::ostream& os) {
   using suite::Verdict;
   const int errors = report.count(Verdict::Error), unknown = report.count(Verdict::Unknown);
   const int none = report.count(Verdict::NoExpectation);
-  os << report.count(Verdict::Pass) << " passed, " << report.count(Verdict::Fail) + errors + unknown
-            << " failed";
+  os << report.count(Verdict::Pass) << " passed, " << report.count(Verdict::Fail) << " failed";
   std::vector<std::string> parts;
   if (errors) parts.push_back(std::to_string(errors) + (errors == 1 ? " error" : " errors"));
   if (unknown) parts.push_back(std::to_string(unknown) + " unknown");
@@ -322,10 +270,8 @@ int cmdSuite(const Args& a) {
   progress.clear();
   if (!a.junit.empty()) suite::writeJunit(a.junit, report);
   printSummary(report, a.json ? std::cerr : std::cout);
-  using suite::Verdict;
-  int status = report.count(Verdict::Unknown) ? cli::kUnknown : cli::kOk;
-  if (report.count(Verdict::Fail)) status = cli::worse(status, cli::kFailed);
-  if (report.count(Verdict::Error)) status = cli::worse(status, cli::kBadInput);
+  int status = cli::kOk;
+  for (const suite::SuiteEntry& e : report.entries) status = cli::worse(status, judge::exitCode(e.verdict));
   return status;
 }
 

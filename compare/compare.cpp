@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "litmus/test.h"
+#include "schema/record.h"
 
 namespace compare {
 
@@ -15,17 +16,17 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::optional<bool> optionalBool(const nlohmann::json& j, const char* key) {
+std::optional<bool> optionalBool(const nlohmann::ordered_json& j, const char* key) {
   if (!j.contains(key) || !j[key].is_boolean()) return std::nullopt;
   return j[key].get<bool>();
 }
 
-std::string text(const nlohmann::json& j, const char* key) {
+std::string text(const nlohmann::ordered_json& j, const char* key) {
   return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
 
 // `litmus run --json`: the condition's hits, in a run that finished. Refused lines have no hits.
-Entry fromRun(const nlohmann::json& j) {
+Entry fromRun(const nlohmann::ordered_json& j) {
   Entry e{text(j, "test"), text(j, "file"), text(j, "family"), optionalBool(j, "conditionAllowed"), std::nullopt};
   if (text(j, "status") == "ok" && j.contains("condition") && j["condition"].is_number_unsigned())
     e.seen = j["condition"].get<uint64_t>() > 0;
@@ -33,7 +34,7 @@ Entry fromRun(const nlohmann::json& j) {
 }
 
 // `litmus check --json`: the model only; it "sees" the condition when it allows it.
-Entry fromCheck(const nlohmann::json& j) {
+Entry fromCheck(const nlohmann::ordered_json& j) {
   Entry e{text(j, "test"), text(j, "file"), text(j, "family"), std::nullopt, std::nullopt};
   if (text(j, "status") == "done" && j.contains("positive") && j["positive"].is_number_unsigned())
     e.allowed = e.seen = j["positive"].get<uint64_t>() > 0;
@@ -121,13 +122,17 @@ Side readSide(std::istream& in, const std::string& name) {
   std::string line;
   for (int lineNo = 1; std::getline(in, line); ++lineNo) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    const bool named = !j.is_discarded() && j.is_object() && j.contains("test") && j["test"].is_string();
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(line, nullptr, false);
+    std::optional<schema::Kind> kind;
+    try {
+      kind = schema::kindOf(j);
+    } catch (const std::invalid_argument&) {
+    }
     Entry e;
-    if (named && j.contains("verdict")) {
+    if (kind && schema::isRun(*kind)) {
       e = fromRun(j);
       ++side.runs;
-    } else if (named && j.contains("engine")) {
+    } else if (kind == schema::Kind::Check) {
       e = fromCheck(j);
       ++side.models;
     } else {

@@ -1,10 +1,10 @@
 // The known-answer tests of `litmus run --self-test`: gpu-runner/self-test/*.yaml, compiled into
-// the program (self_test_data.cpp) so that it needs no files where it runs. Each test's outcome is
+// the program so that it needs no files where it runs. Each test's outcome is
 // forced (one thread, or threads fully synchronised), and `litmus run` checks with the model that
 // exactly one final state is allowed before it asks the GPU for it.
 //
-// self_test_data.cpp is generated from the YAML files by tests/gpu/self_test_data_test.cpp, which
-// fails when the two differ; `UPDATE_GOLDEN=1 build/unit_tests -tc='*self-test*'` regenerates it.
+// The build writes the compiled-in copy (build/generated/gpu-runner/self_test_data.cpp) from the
+// YAML files whenever one changes (cmake/embed_self_tests.cmake).
 #pragma once
 
 #include <string>

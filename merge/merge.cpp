@@ -8,22 +8,14 @@
 
 namespace merge {
 
-const char* toString(Kind k) {
+const char* commandOf(Kind k) {
   switch (k) {
     case Kind::Check: return "check --json";
     case Kind::Suite: return "suite --json";
-    case Kind::Run: return "run --json";
+    case Kind::Run:
+    case Kind::MergedRun: return "run --json";
   }
   return "?";
-}
-
-Kind kindOf(const Json& r) {
-  if (!r.is_object()) throw std::invalid_argument("not a JSON object");
-  if (r.contains("path") && r.contains("outcome")) return Kind::Suite;
-  if (r.contains("test") && r.contains("file") && r.contains("failures")) return Kind::Check;
-  if (r.contains("test") && r.contains("file") && r.contains("verdict") && r.contains("status"))
-    return Kind::Run;
-  throw std::invalid_argument("not a result of check --json, suite --json or run --json");
 }
 
 namespace {
@@ -148,59 +140,32 @@ Json addUp(const std::vector<Json>& runs) {
   return out;
 }
 
-// Worst first: the verdict a merged record takes when its runs disagree.
 int rank(const std::string& verdict) {
-  static const char* const kOrder[] = {"error", "violation", "timeout", "refused", "inconclusive", "hung", "ok"};
-  for (int i = 0; i < 7; ++i)
-    if (verdict == kOrder[i]) return i;
-  return -1;  // unknown words first: never hidden
-}
-
-std::string joined(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
-  return out;
+  const auto v = judge::runVerdictOf(verdict);
+  return v ? judge::badness(*v) : -1;  // unknown words first: never hidden
 }
 
 }  // namespace
 
-// The wording of runcli::judge (run/run_report.cpp), from the counts a run record carries.
+// The verdict of the judge (judge/run_verdict.h) from the counts a run record carries.
 void rejudge(Json& r) {
   if (r.value("status", "") != "ok") return;
-  const std::string model = r.value("model", ""), note = r.value("modelNote", "");
-  const uint64_t violations = count(r, "violations"), notRecorded = count(r, "notRecorded");
-  uint64_t forbidden = 0;
-  bool anyAllowed = !r.value("neverObserved", Json::array()).empty();
+  judge::RunCounts c;
+  c.model = judge::modelKindOf(r.value("model", "")).value_or(judge::ModelKind::Unavailable);
+  c.note = r.value("modelNote", "");
+  c.hang = r.value("modelHang", "");
+  c.modelAllowsSome = !r.value("neverObserved", Json::array()).empty();
   for (const Json& e : r.value("histogram", Json::array())) {
-    forbidden += e["allowed"] == Json(false);
-    anyAllowed = anyAllowed || e["allowed"] == Json(true);
+    c.forbiddenStates += e["allowed"] == Json(false);
+    c.modelAllowsSome = c.modelAllowsSome || e["allowed"] == Json(true);
   }
-  if (violations) {
-    r["verdict"] = "violation";
-    const std::string was = r.value("reason", "");
-    const std::string prefix = "the model says no execution finishes (", tail = "); the GPU finished ";
-    if (!anyAllowed && was.rfind(prefix, 0) == 0 && was.find(tail) != std::string::npos)
-      r["reason"] = was.substr(0, was.find(tail) + tail.size()) + std::to_string(violations) + " instances";
-    else
-      r["reason"] = std::to_string(violations) + " instances in " + std::to_string(forbidden) +
-                    " states the model forbids";
-    if (notRecorded) r["reason"] = r["reason"].get<std::string>() + "; " + std::to_string(notRecorded) + " instances not recorded";
-    return;
-  }
-  std::vector<std::string> why;
-  if (model == "unknown") why.push_back("the model gave no answer (" + note + ")");
-  if (model == "unavailable") why.push_back("the model cannot check this test (" + note + ")");
-  if (const uint64_t u = count(r, "unlisted"))
-    why.push_back(std::to_string(u) + " instances in states the model does not list within its " + note +
-                  " (they may need more unrolling)");
-  if (notRecorded)
-    why.push_back(std::to_string(notRecorded) + " instances not recorded (result slots their threads did not write)");
-  if (const uint64_t o = count(r, "overflow"))
-    why.push_back(std::to_string(o) + " instances did not fit the histogram table");
-  r["verdict"] = why.empty() ? "ok" : "inconclusive";
-  r["reason"] = !why.empty() ? joined(why)
-                : model == "bounded" ? "every observed state is one the model lists within its " + note
-                                     : std::string("every observed state is allowed");
+  c.violations = count(r, "violations");
+  c.unlisted = count(r, "unlisted");
+  c.notRecorded = count(r, "notRecorded");
+  c.overflow = count(r, "overflow");
+  const judge::RunJudgement j = judge::judgeRun(c);
+  r["verdict"] = judge::toString(j.verdict);
+  r["reason"] = j.reason;
 }
 
 Json mergeRuns(const std::vector<Json>& runs) {
@@ -226,6 +191,7 @@ Json mergeRuns(const std::vector<Json>& runs) {
     const std::string v = r.value("verdict", "?");
     verdicts[v] = verdicts.value(v, 0) + 1;
   }
+  out["kind"] = schema::toString(Kind::MergedRun);
   out["runs"] = runs.size();
   out["verdicts"] = verdicts;
   return out;
@@ -233,13 +199,17 @@ Json mergeRuns(const std::vector<Json>& runs) {
 
 namespace {
 
+// Run and merged-run records merge together.
+Kind family(Kind k) { return k == Kind::MergedRun ? Kind::Run : k; }
+
 std::string where(const Input& in) { return in.file + ":" + std::to_string(in.line) + ":1: error: "; }
 
 std::string keyOf(Kind k, const Json& r) {
   switch (k) {
     case Kind::Suite: return r.value("path", "");
     case Kind::Check: return r.value("file", "");
-    case Kind::Run: return r.value("file", "") + '\n' + r.value("test", "");
+    case Kind::Run:
+    case Kind::MergedRun: return r.value("file", "") + '\n' + r.value("test", "");
   }
   return "";
 }
@@ -256,7 +226,7 @@ Merged mergeAll(const std::vector<Input>& inputs) {
   Merged m;
   if (inputs.empty()) return m;
   try {
-    m.kind = kindOf(inputs.front().record);
+    m.kind = family(schema::kindOf(inputs.front().record));
   } catch (const std::invalid_argument& e) {
     m.errors.push_back(where(inputs.front()) + e.what());
     return m;
@@ -265,13 +235,13 @@ Merged mergeAll(const std::vector<Input>& inputs) {
   for (const Input& in : inputs) {
     Kind k;
     try {
-      k = kindOf(in.record);
+      k = family(schema::kindOf(in.record));
     } catch (const std::invalid_argument& e) {
       m.errors.push_back(where(in) + e.what());
       continue;
     }
     if (k != m.kind) {
-      m.errors.push_back(where(in) + "a result of " + toString(k) + " among results of " + toString(m.kind));
+      m.errors.push_back(where(in) + "a result of " + commandOf(k) + " among results of " + commandOf(m.kind));
       continue;
     }
     auto& group = groups[{listedMissing(k, in.record), keyOf(k, in.record)}];

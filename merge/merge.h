@@ -13,15 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "schema/record.h"
+
 namespace merge {
 
 using Json = nlohmann::ordered_json;
 
-enum class Kind { Check, Suite, Run };
-const char* toString(Kind);
-
-// The kind of one record; throws std::invalid_argument when it is none of the three.
-Kind kindOf(const Json& record);
+// The kinds of records (schema/record.h); run and merged-run records merge with each other.
+using schema::Kind;
+// "check --json", "suite --json", "run --json": the command a kind of record comes from.
+const char* commandOf(Kind);
 
 struct Input {
   std::string file;  // for messages

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "mutate/output.h"
+#include "schema/record.h"
 
 namespace mutate {
 namespace {
@@ -110,18 +111,22 @@ std::map<std::string, RunRecord> readResults(const std::string& text, const std:
   while (std::getline(in, line)) {
     ++n;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("test") || !j["test"].is_string())
-      throw litmus::Error({file, n, 1}, "not a `litmus run --json` line (a JSON object with \"test\")");
-    RunRecord& r = out[j["test"].get<std::string>()];
-    r.status = j.value("status", "");
+    const schema::Json j = schema::Json::parse(line, nullptr, false);
+    schema::RunHead head;
+    try {
+      head = schema::runHeadOf(j);
+    } catch (const std::invalid_argument& e) {
+      throw litmus::Error({file, n, 1}, std::string("not a `litmus run --json` line: ") + e.what());
+    }
+    RunRecord& r = out[head.test];
+    r.status = head.status;
     if (const auto it = j.find("condition"); it != j.end() && it->is_number_unsigned()) r.hits += it->get<uint64_t>();
     if (const auto it = j.find("histogram"); it != j.end() && it->is_array())
-      for (const nlohmann::json& h : *it)
+      for (const schema::Json& h : *it)
         if (h.is_object() && h.value("condition", true) == false && h.contains("count") && h["count"].is_number_unsigned())
           r.misses += h["count"].get<uint64_t>();
     r.ran = r.ran || r.status == "ok";
-    r.violation = r.violation || j.value("verdict", "") == "violation";
+    r.violation = r.violation || head.verdict == judge::RunVerdict::Violation;
   }
   return out;
 }

@@ -62,7 +62,7 @@ const char* const kScript = R"JS(
   const verdictOf = t => (t.kind === 'run' ? t.verdict : t.status === 'done' ? t.observation : 'unknown');
   const idOf = i => 't' + i;
   const bad = t => t.kind === 'run' ? (t.verdict === 'violation' || t.verdict === 'error')
-                                    : (t.failures || []).length > 0 || t.suiteVerdict === 'fail';
+                                    : (t.failures || []).length > 0 || t.decision === 'FAIL' || t.decision === 'ERROR';
 
   const main = document.getElementById('report');
   main.textContent = '';
@@ -161,7 +161,7 @@ const char* const kScript = R"JS(
     } else {
       add('engine', t.engine);
       add('liveness', t.hang ? t.liveness + ': ' + t.hang : t.liveness);
-      if (t.expect && t.expect.verdict) add('expected', t.expect.verdict + (t.suiteVerdict ? ' (suite: ' + t.suiteVerdict + ')' : ''));
+      if (t.expect && t.expect.verdict) add('expected', t.expect.verdict + (t.decision ? ' (' + t.decision + ')' : ''));
       if ((t.failures || []).length) add('failures', t.failures.join('; '));
       add('detail', t.detail);
     }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "litmus/test.h"
+#include "schema/record.h"
 
 namespace report {
 
@@ -13,30 +14,25 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-bool has(const Json& j, const char* key) { return j.contains(key); }
-
-// A `litmus run --json` line: a refused test carries test, file, family, verdict, reason, status.
-bool isRun(const Json& j) { return has(j, "test") && has(j, "verdict") && has(j, "status") && has(j, "reason"); }
-// A `litmus check --json` object: the outcome's keys (litmus/outcome.cpp, toJson).
-bool isCheck(const Json& j) { return has(j, "test") && has(j, "quantifier") && has(j, "states") && has(j, "status"); }
-// A `litmus suite --json` line: the outcome nested, with the suite's verdict.
-bool isSuite(const Json& j) { return has(j, "path") && has(j, "verdict") && has(j, "outcome") && j["outcome"].is_object(); }
-
+// A record as the page reads it: a suite record becomes the check record of its outcome, with
+// the suite's decision and failure.
 Record classify(Json j, const std::string& path, int line) {
-  if (!j.is_object())
-    throw litmus::Error({path, line, 1}, "expected a JSON object per line");
-  if (isSuite(j) && isCheck(j["outcome"])) {
-    Json out = j["outcome"];
-    out["file"] = j["path"];
-    out["suiteVerdict"] = j["verdict"];
-    out["expect"] = {{"verdict", j.value("expected", "")}};
+  schema::Kind kind;
+  try {
+    kind = schema::kindOf(j);
+  } catch (const std::invalid_argument& e) {
+    throw litmus::Error({path, line, 1}, e.what());
+  }
+  if (kind == schema::Kind::Suite) {
+    const schema::SuiteRecord s = schema::suiteRecordOf(j);
+    Json out = s.outcome;
+    out["file"] = s.path;
+    out["expect"] = {{"verdict", litmus::toString(s.expected)}, {"met", schema::optionalBool(s.verdictMet)}};
+    out["decision"] = judge::toString(s.verdict);
+    out["failures"] = s.verdict == judge::Decision::Fail ? Json::array({s.message}) : Json::array();
     return {"check", std::move(out), path, line};
   }
-  if (isCheck(j)) return {"check", std::move(j), path, line};
-  if (isRun(j)) return {"run", std::move(j), path, line};
-  throw litmus::Error({path, line, 1},
-                      "neither a `litmus run --json` line (test, verdict, reason, status) nor a "
-                      "`litmus check --json` or `litmus suite --json` object (test, quantifier, states, status)");
+  return {schema::isRun(kind) ? "run" : "check", std::move(j), path, line};
 }
 
 std::string inflate(const std::string& path) {

@@ -17,6 +17,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/exit_code.h"
 #include "checker/checker.h"
 #include "gpu-runner/multi.h"
 #include "gpu-runner/self_test.h"
@@ -318,7 +319,7 @@ int tunePerFamily(const RunArgs& a, const std::vector<litmus::Test>& tests, gpu:
     if (r.status != gpu::RunStatus::Ok) {
       std::cerr << "litmus run: family " << family << ": " << r.message << "\n";
       if (r.status == gpu::RunStatus::NoDriver || r.status == gpu::RunStatus::NoDevice) return 2;
-      rc = runcli::worstExit(rc, tuneExit(r));
+      rc = cli::worse(rc, tuneExit(r));
       continue;
     }
     set.families[family] = r.best;
@@ -405,7 +406,7 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
   if (r.status == gpu::RunStatus::Ok) {
     runcli::printRun(std::cout, t, r, model, j, o.seed, swept.empty() ? "" : runcli::sweepLine(swept));
   } else {
-    std::cout << "Test " << t.name << ": " << runcli::verdictWord(j.verdict) << ": " << r.message
+    std::cout << "Test " << t.name << ": " << judge::toString(j.verdict) << ": " << r.message
               << (j.reason == r.message ? "" : "; " + j.reason) << "\n\n";
   }
   std::cout << std::flush;
@@ -421,10 +422,8 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
 
 void printSummary(size_t tests, std::map<runcli::Verdict, int>& verdicts) {
   std::cout << "Summary: " << tests << " tests:";
-  for (runcli::Verdict v : {runcli::Verdict::Ok, runcli::Verdict::Violation, runcli::Verdict::Inconclusive,
-                            runcli::Verdict::Hung, runcli::Verdict::Timeout, runcli::Verdict::Refused,
-                            runcli::Verdict::Error})
-    std::cout << (v == runcli::Verdict::Ok ? " " : ", ") << verdicts[v] << " " << runcli::verdictWord(v);
+  for (runcli::Verdict v : judge::kRunVerdicts)
+    std::cout << (v == runcli::Verdict::Ok ? " " : ", ") << verdicts[v] << " " << judge::toString(v);
   std::cout << "\n";
 }
 
@@ -467,7 +466,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
     if (const auto done = earlier.find(t)) {
       ++skipped;
       ++verdicts[*done];
-      rc = runcli::worstExit(rc, runcli::exitCode(*done));
+      rc = cli::worse(rc, judge::exitCode(*done));
       continue;
     }
     if (a.maxTime > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= a.maxTime) {
@@ -481,7 +480,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
         runOne(runner, t, a, o, section, a.json.empty() ? nullptr : &jsonFile, timing, progress);
     if (!v) return 2;
     ++verdicts[*v];
-    rc = runcli::worstExit(rc, runcli::exitCode(*v));
+    rc = cli::worse(rc, judge::exitCode(*v));
   }
   progress.clear();
   if (a.resume) std::cout << "Resumed: " << skipped << " tests already in " << a.json << "\n";
@@ -507,7 +506,7 @@ int selfTestOne(gpu::Runner& runner, const litmus::Test& t, const RunArgs& a, co
   const std::string name = t.name + " (" + gpu::placementSummary(t) + ")";
   const runcli::Model model = askModel(t, a);
   if (model.kind != runcli::Model::Kind::Decided || model.allowed.size() != 1 || !model.hang.empty()) {
-    std::cout << "BROKEN " << name << ": the model (" << runcli::modelWord(model.kind) << ") allows "
+    std::cout << "BROKEN " << name << ": the model (" << judge::toString(model.kind) << ") allows "
               << model.allowed.size() << " states" << (model.hang.empty() ? "" : " and can hang")
               << "; a known-answer test needs exactly one\n";
     return 4;
@@ -565,7 +564,7 @@ int runSelfTest(const RunArgs& a, const gpu::Profile& profile) {
     if (fatalError) return 2;
     ++total;
     passed += one == 0;
-    rc = runcli::worstExit(rc, one);
+    rc = cli::worse(rc, one);
   }
   std::cout << "Self-test: " << total << " tests, " << passed << " passed, " << total - passed << " failed\n";
   return rc;

@@ -14,6 +14,7 @@
 #include "gpu-runner/multi.h"
 #include "gpu-runner/runner.h"
 #include "gpu-runner/sweep.h"
+#include "judge/run_verdict.h"
 #include "litmus/outcome.h"
 #include "litmus/test.h"
 
@@ -26,26 +27,16 @@ namespace runcli {
 
 // What the model says about a test, as far as a run needs it.
 struct Model {
-  enum class Kind {
-    Decided,      // every execution examined: the allowed states are exactly these
-    Bounded,      // paths beyond the loop bound were dropped: these states are allowed, others unknown
-    Unknown,      // the checker gave no answer (timeout, solver unknown)
-    Unavailable,  // the checker cannot check this test
-  };
+  using Kind = judge::ModelKind;
   Kind kind = Kind::Unavailable;
   std::vector<litmus::State> allowed;  // sorted
   std::string hang;                    // how an execution can hang (empty: none found)
   std::string note;                    // Unknown/Unavailable: why; Bounded: the bound
 };
 Model modelOf(const litmus::Test& test, const litmus::Outcome* outcome, const std::string& refusal);
-const char* modelWord(Model::Kind);
 
-enum class Verdict { Ok, Violation, Inconclusive, Hung, Timeout, Refused, Error };
-const char* verdictWord(Verdict);
-// 0, 1, 3 or 4, per docs/gpu-runner.md.
-int exitCode(Verdict);
-// The most severe of two exit codes: 4 > 2 > 1 > 3 > 0.
-int worstExit(int a, int b);
+// The verdict words, their exit statuses and their ranking are the judge's (judge/run_verdict.h).
+using Verdict = judge::RunVerdict;
 
 // A run judged against the model.
 struct Judgement {
@@ -72,8 +63,6 @@ nlohmann::ordered_json runJson(const litmus::Test& test, const gpu::RunResult& r
 // Can the condition's body hold in a state the model allows (a weak outcome worth looking for)?
 // nullopt when the model cannot say.
 std::optional<bool> conditionReachable(const litmus::Test& test, const Model& model);
-// The word's verdict ("ok", ...); nullopt for another word.
-std::optional<Verdict> verdictOf(const std::string& word);
 
 // --resume (run/run_campaign.cpp): the results a JSON file of an earlier run holds, by test name
 // and file.

@@ -9,6 +9,7 @@
 
 #include "litmus/test.h"
 #include "run/run.h"
+#include "schema/record.h"
 
 namespace runcli {
 
@@ -20,18 +21,18 @@ std::optional<Verdict> Earlier::find(const litmus::Test& test) const {
 
 namespace {
 
-// A result line: a JSON object with the test, its file and a verdict word.
+// A result line: a run record (schema/record.h) with the test, its file and a verdict word.
 bool parseResult(const std::string& line, std::string& test, std::string& file, Verdict& v) {
-  const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("test") || !j.contains("file") || !j.contains("verdict") ||
-      !j["test"].is_string() || !j["file"].is_string() || !j["verdict"].is_string())
+  const schema::Json j = schema::Json::parse(line, nullptr, false);
+  try {
+    const schema::RunHead h = schema::runHeadOf(j);
+    test = h.test;
+    file = h.file;
+    v = h.verdict;
+    return true;
+  } catch (const std::invalid_argument&) {
     return false;
-  const std::optional<Verdict> word = verdictOf(j["verdict"].get<std::string>());
-  if (!word) return false;
-  test = j["test"].get<std::string>();
-  file = j["file"].get<std::string>();
-  v = *word;
-  return true;
+  }
 }
 
 }  // namespace

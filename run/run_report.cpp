@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "run/run.h"
+#include "schema/record.h"
 
 namespace runcli {
 
@@ -69,26 +70,6 @@ uint64_t recorded(const gpu::RunResult& r) {
   return n;
 }
 
-std::string join(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
-  return out;
-}
-
-// Why an Ok run that showed no forbidden state still cannot be called ok (empty: it can).
-std::vector<std::string> doubts(const gpu::RunResult& r, const Model& model, const Judgement& j) {
-  std::vector<std::string> why;
-  if (model.kind == Model::Kind::Unknown) why.push_back("the model gave no answer (" + model.note + ")");
-  if (model.kind == Model::Kind::Unavailable) why.push_back("the model cannot check this test (" + model.note + ")");
-  if (j.unlisted)
-    why.push_back(std::to_string(j.unlisted) + " instances in states the model does not list within its " +
-                  model.note + " (they may need more unrolling)");
-  if (const uint64_t n = r.notRecordedCount())
-    why.push_back(std::to_string(n) + " instances not recorded (result slots their threads did not write)");
-  if (r.overflow) why.push_back(std::to_string(r.overflow) + " instances did not fit the histogram table");
-  return why;
-}
-
 }  // namespace
 
 std::optional<bool> conditionReachable(const litmus::Test& test, const Model& m) {
@@ -96,13 +77,6 @@ std::optional<bool> conditionReachable(const litmus::Test& test, const Model& m)
     return litmus::evalCondition(test.condition, test.observed, s);
   });
   if (m.kind == Model::Kind::Decided || (m.kind == Model::Kind::Bounded && some)) return some;
-  return std::nullopt;
-}
-
-std::optional<Verdict> verdictOf(const std::string& word) {
-  for (Verdict v : {Verdict::Ok, Verdict::Violation, Verdict::Inconclusive, Verdict::Hung, Verdict::Timeout,
-                    Verdict::Refused, Verdict::Error})
-    if (word == verdictWord(v)) return v;
   return std::nullopt;
 }
 
@@ -124,47 +98,6 @@ Model modelOf(const litmus::Test& test, const litmus::Outcome* outcome, const st
   std::sort(m.allowed.begin(), m.allowed.end());
   m.hang = outcome->hang;
   return m;
-}
-
-const char* modelWord(Model::Kind k) {
-  switch (k) {
-    case Model::Kind::Decided: return "decided";
-    case Model::Kind::Bounded: return "bounded";
-    case Model::Kind::Unknown: return "unknown";
-    case Model::Kind::Unavailable: return "unavailable";
-  }
-  return "?";
-}
-
-const char* verdictWord(Verdict v) {
-  switch (v) {
-    case Verdict::Ok: return "ok";
-    case Verdict::Violation: return "violation";
-    case Verdict::Inconclusive: return "inconclusive";
-    case Verdict::Hung: return "hung";
-    case Verdict::Timeout: return "timeout";
-    case Verdict::Refused: return "refused";
-    case Verdict::Error: return "error";
-  }
-  return "?";
-}
-
-int exitCode(Verdict v) {
-  switch (v) {
-    case Verdict::Ok:
-    case Verdict::Hung: return 0;
-    case Verdict::Violation: return 1;
-    case Verdict::Inconclusive:
-    case Verdict::Timeout:
-    case Verdict::Refused: return 3;
-    case Verdict::Error: return 4;
-  }
-  return 4;
-}
-
-int worstExit(int a, int b) {
-  auto rank = [](int c) { return c == 4 ? 4 : c == 2 ? 3 : c == 1 ? 2 : c == 3 ? 1 : 0; };
-  return rank(a) >= rank(b) ? a : b;
 }
 
 const char* statusWord(gpu::RunStatus s) {
@@ -198,36 +131,27 @@ Judgement judge(const litmus::Test& test, const gpu::RunResult& r, const Model& 
     j.reason = j.hangExpected ? "the model says it can hang: " + model.hang
                : model.kind == Model::Kind::Decided
                    ? "the model says every execution terminates"
-                   : std::string("the model (") + modelWord(model.kind) + ") found no way for it to hang";
+                   : std::string("the model (") + judge::toString(model.kind) + ") found no way for it to hang";
     return j;
   }
   if (r.status != gpu::RunStatus::Ok) {
     j.reason = r.message;
     return j;
   }
-  uint64_t forbiddenStates = 0;
+  judge::RunCounts c{model.kind, model.note, model.hang, !model.allowed.empty()};
   for (const auto& [state, count] : r.histogram) {
     const std::optional<bool> a = allows(model, state);
-    if (a && !*a) j.violations += count, ++forbiddenStates;
-    if (!a && model.kind == Model::Kind::Bounded) j.unlisted += count;
+    if (a && !*a) c.violations += count, ++c.forbiddenStates;
+    if (!a && model.kind == Model::Kind::Bounded) c.unlisted += count;
     if (litmus::evalCondition(test.condition, test.observed, state)) j.conditionCount += count;
   }
-  if (j.violations) {
-    j.verdict = Verdict::Violation;
-    j.reason = model.allowed.empty()
-                   ? "the model says no execution finishes (" + model.hang + "); the GPU finished " +
-                         std::to_string(j.violations) + " instances"
-                   : std::to_string(j.violations) + " instances in " + std::to_string(forbiddenStates) +
-                         " states the model forbids";
-    if (const uint64_t n = r.notRecordedCount()) j.reason += "; " + std::to_string(n) + " instances not recorded";
-    return j;
-  }
-  const std::vector<std::string> why = doubts(r, model, j);
-  j.verdict = why.empty() ? Verdict::Ok : Verdict::Inconclusive;
-  j.reason = !why.empty() ? join(why)
-             : model.kind == Model::Kind::Bounded
-                 ? "every observed state is one the model lists within its " + model.note
-                 : "every observed state is allowed";
+  c.notRecorded = r.notRecordedCount();
+  c.overflow = r.overflow;
+  j.violations = c.violations;
+  j.unlisted = c.unlisted;
+  const judge::RunJudgement v = judge::judgeRun(c);
+  j.verdict = v.verdict;
+  j.reason = v.reason;
   return j;
 }
 
@@ -251,7 +175,7 @@ void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& 
   if (model.kind == Model::Kind::Decided || model.kind == Model::Kind::Bounded)
     for (const litmus::State& s : model.allowed)
       if (!seen(r, s)) os << "Never observed (allowed) " << litmus::formatState(test.observed, s) << "\n";
-  if (model.kind != Model::Kind::Decided) os << "Model: " << modelWord(model.kind) << ", " << model.note << "\n";
+  if (model.kind != Model::Kind::Decided) os << "Model: " << judge::toString(model.kind) << ", " << model.note << "\n";
   const uint64_t rec = recorded(r);
   os << "Condition " << litmus::toString(test.quantifier) << " " << litmus::formatCondition(test.condition)
      << ": " << j.conditionCount << " of " << rec << (rec == r.instances ? "" : " recorded") << " ("
@@ -263,16 +187,16 @@ void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& 
      << " s: " << rate(static_cast<double>(r.instances), r.seconds) << ", condition "
      << rate(static_cast<double>(j.conditionCount), r.seconds) << ", " << r.launches << " launches\n";
   os << note;
-  os << "Verdict " << verdictWord(j.verdict) << ": " << j.reason << "\n\n";
+  os << "Verdict " << judge::toString(j.verdict) << ": " << j.reason << "\n\n";
 }
 
 Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& model, const Judgement& j,
              uint64_t seed) {
-  Json o;
+  Json o = schema::begin(schema::Kind::Run);
   o["test"] = test.name;
   o["file"] = test.file;
   o["family"] = litmus::familyOf(test);
-  o["verdict"] = verdictWord(j.verdict);
+  o["verdict"] = judge::toString(j.verdict);
   o["reason"] = j.reason;
   o["status"] = statusWord(r.status);
   o["message"] = r.message;
@@ -289,8 +213,9 @@ Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& mod
   o["freshWorker"] = r.freshWorker;
   o["notRecorded"] = r.notRecordedCount();
   o["overflow"] = r.overflow;
-  o["model"] = modelWord(model.kind);
+  o["model"] = judge::toString(model.kind);
   o["modelNote"] = model.note;
+  o["modelHang"] = model.hang;  // the wording of a violation where no execution finishes (merge)
   o["hangExpected"] = j.hangExpected;
   o["violations"] = j.violations;
   o["unlisted"] = j.unlisted;
@@ -320,11 +245,11 @@ Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& mod
 }
 
 Json refusedJson(const litmus::Test& test, const std::string& reason) {
-  Json o;
+  Json o = schema::begin(schema::Kind::Run);
   o["test"] = test.name;
   o["file"] = test.file;
   o["family"] = litmus::familyOf(test);
-  o["verdict"] = verdictWord(Verdict::Refused);
+  o["verdict"] = judge::toString(Verdict::Refused);
   o["reason"] = reason;
   o["status"] = "refused";
   return o;

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config libz3-dev libboost-graph-dev
           libyaml-cpp-dev libcli11-dev nlohmann-json3-dev doctest-dev graphviz zlib1g-dev
-          chromium)
+          chromium python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -18,17 +18,6 @@ int SuiteReport::count(Verdict v) const {
   return n;
 }
 
-const char* toString(Verdict v) {
-  switch (v) {
-    case Verdict::Pass: return "pass";
-    case Verdict::Fail: return "FAIL";
-    case Verdict::Error: return "ERROR";
-    case Verdict::Unknown: return "UNKNOWN";
-    case Verdict::NoExpectation: return "no-expectation";
-  }
-  return "?";
-}
-
 namespace {
 
 // The rows of a TSV with a header line "test\t...": (line number, columns), at least `need` each.
@@ -83,11 +72,6 @@ std::map<std::string, std::string> readLivenessTsv(const std::string& path) {
 
 namespace {
 
-std::string describe(const litmus::Outcome& o) {
-  return std::string("observation ") + litmus::toString(o.observation()) + " (" +
-         std::to_string(o.positive) + " positive, " + std::to_string(o.negative) + " negative)";
-}
-
 struct Expectations {
   std::map<std::string, litmus::Expect> verdicts;
   std::string verdictDir;
@@ -99,38 +83,11 @@ std::string relativeTo(const std::string& file, const std::string& dir) {
   return fs::relative(fs::absolute(file), dir).generic_string();
 }
 
-// Compares a finished outcome with the expectations; a failure names each one that disagrees.
-// A hang is never taken for success: a test that may hang fails unless `may-hang` is expected,
-// and one with no finishing execution at all and no hang to show for it (every path cut by the
-// loop bound) fails too, since its verdict would hold vacuously.
-void judge(SuiteEntry& e, bool failOnRelies) {
-  const litmus::Outcome& o = e.outcome;
-  const bool expected = e.expected != litmus::Expect::None || !e.liveness.empty();
-  if (!expected) {
-    e.verdict = Verdict::NoExpectation;
-    return;
-  }
-  std::vector<std::string> why;
-  if (e.expected != litmus::Expect::None && !o.meets(e.expected))
-    why.push_back(std::string("expected ") + litmus::toString(e.expected) + ", got " + describe(o));
-  const std::string got = o.hang.empty() ? "terminates" : "may-hang";
-  const std::string hang = o.hang.empty() ? "" : " (" + o.hang + ")";
-  if (!e.liveness.empty() && e.liveness != got)
-    why.push_back("expected " + e.liveness + ", got " + got + hang);
-  else if (e.liveness.empty() && !o.hang.empty())
-    why.push_back("may hang" + hang + ", and no liveness expectation says may-hang");
-  if (o.positive + o.negative == 0 && o.hang.empty())
-    why.push_back(o.loopBound >= 0 ? "no execution finishes within the loop bound (--unroll " +
-                                         std::to_string(o.loopBound) + ")"
-                                   : std::string("no execution finishes"));
-  if (failOnRelies && !o.reliesOn.empty()) {
-    std::string d;
-    for (const auto& r : o.reliesOn) d += (d.empty() ? "" : ", ") + r.decision;
-    why.push_back("the verdict relies on " + d + ", stronger than the PTX text (--fail-on-relies)");
-  }
-  e.verdict = why.empty() ? Verdict::Pass : Verdict::Fail;
-  e.message.clear();
-  for (const auto& w : why) e.message += (e.message.empty() ? "" : "; ") + w;
+void apply(SuiteEntry& e, const judge::Judgement& j) {
+  e.verdict = j.decision;
+  e.verdictMet = j.verdictMet;
+  e.livenessMet = j.livenessMet;
+  e.message = j.message();
 }
 
 SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expectations& x) {
@@ -152,21 +109,9 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
     }
     checker::Result r = checker::check(t, opt.check);
     e.outcome = std::move(r.outcome);
-    if (!r.mismatch.empty()) {
-      e.verdict = Verdict::Fail;
-      e.message = r.mismatch;
-      return e;
-    }
+    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, r.mismatch, {opt.failOnRelies}));
   } catch (const litmus::Error& err) {
-    e.verdict = Verdict::Error;
-    e.message = err.what();
-    return e;
-  }
-  if (e.outcome.status != litmus::Status::Done) {
-    e.verdict = Verdict::Unknown;
-    e.message = e.outcome.statusDetail;
-  } else {
-    judge(e, opt.failOnRelies);
+    apply(e, judge::error(err.what()));
   }
   return e;
 }

@@ -5,15 +5,18 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checker/checker.h"
+#include "judge/judge.h"
 #include "suite/shard.h"
 
 namespace suite {
 
-enum class Verdict { Pass, Fail, Error, Unknown, NoExpectation };
+// What became of a test: the one judge decides (judge/judge.h).
+using Verdict = judge::Decision;
 
 struct SuiteEntry {
   std::string path;
@@ -21,7 +24,8 @@ struct SuiteEntry {
   Verdict verdict = Verdict::NoExpectation;
   litmus::Expect expected = litmus::Expect::None;
   std::string liveness;  // expected "terminates" or "may-hang"; empty: no expectation
-  std::string message;  // why it failed, or the error
+  std::optional<bool> verdictMet, livenessMet;  // judge::Judgement: empty where not decided
+  std::string message;  // why it failed or has no verdict, or the error
   litmus::Outcome outcome;
 };
 
@@ -55,6 +59,6 @@ struct SuiteOptions {
 SuiteReport runSuite(const std::vector<std::string>& files, const SuiteOptions& options);
 
 void writeJunit(const std::string& path, const SuiteReport& report);
-const char* toString(Verdict);
+using judge::toString;
 
 }  // namespace suite

@@ -19,6 +19,8 @@ LAYERS = [
     ["model"],        # the PTX memory model: events, relations, axioms
     ["semantics"],    # the interpreter that lowers a Test's instructions to events
     ["checker"],      # the engines
+    ["judge"],        # verdicts against expectations, run verdicts, exit statuses
+    ["schema"],       # the result records: schema, kind, to/from JSON
     ["suite", "gpu-runner", "compare", "merge"],  # conformance runs, the GPU runner, result files
     ["gen", "mutate", "report", "run"],  # commands built on them
     ["cli"],          # the thin main

@@ -170,7 +170,7 @@ check $? "check exits 0 when the expectation holds" "$(ran check golden/CoRR.yam
 w=wrong-expect/MP+rel.gpu+acq.gpu-wrong.yaml
 lit check "$w"
 [ "$RC" -eq 1 ] && grep -qx 'Observation MP+rel.gpu+acq.gpu-wrong Never 0 3' "$OUT" &&
-  [ "$(cat "$ERR")" = "$w: expectation failed: expected reachable, observation Never" ]
+  [ "$(cat "$ERR")" = "$w: expected reachable, got observation Never (0 positive, 3 negative)" ]
 check $? "check exits 1 and says why when the expectation is contradicted" "$(ran check "$w")"
 
 lit check golden/CoRR.yaml "$w" golden/SB+fence.sc.gpu.yaml
@@ -295,7 +295,7 @@ h=hang/spin-forever.yaml
 lit check "$h"
 [ "$RC" -eq 1 ] && grep -qx 'States 0' "$OUT" && grep -q "^May hang: P0 spins forever at " "$OUT" &&
   grep -qx 'Vacuous: no allowed execution runs to its end (the test may hang), so States and the Observation count none' "$OUT" &&
-  [ "$(cat "$ERR")" = "$h: may hang (P0 spins forever at '@%p bra L') and does not declare 'liveness: may-hang'" ]
+  [ "$(cat "$ERR")" = "$h: may hang (P0 spins forever at '@%p bra L') and no liveness expectation says may-hang" ]
 check $? "check: a test that may hang, undeclared, with no finishing execution: May hang, Vacuous, exit 1" "$(ran check "$h")"
 
 d=hang/spin-forever-declared.yaml
@@ -317,7 +317,7 @@ lit check "$c"
 check $? "check on a counted loop: x=3, no hang (a loop carrying a register is no spin loop), exit 0" "$(ran check "$c")"
 
 lit check hang/terminates-declared-may-hang.yaml
-[ "$RC" -eq 1 ] && grep -q "liveness failed: declared may-hang, but every execution terminates" "$ERR"
+[ "$RC" -eq 1 ] && grep -q "expected may-hang, got terminates" "$ERR"
 check $? "check: 'liveness: may-hang' on a test that always terminates: exit 1" "$(ran check hang/terminates-declared-may-hang.yaml)"
 
 # One failure and one unknown: the failure wins (1, not 3); both tests are printed.
@@ -345,7 +345,7 @@ check $? "check --json --explain: file, expectation, liveness and the explanatio
   "$(ran check --json --explain golden/MP+rel.gpu+acq.gpu.yaml)"
 lit check --json "$w"
 [ "$RC" -eq 1 ] && grep -q '"expect":{"verdict":"reachable","met":false}' "$OUT" &&
-  grep -q '"failures":\["expectation failed: expected reachable, observation Never"\]' "$OUT"
+  grep -q '"failures":\["expected reachable, got observation Never (0 positive, 3 negative)"\]' "$OUT"
 check $? "check --json of a failed expectation: met false, the failure, exit 1" "$(ran check --json "$w")"
 lit check --json "$h"
 [ "$RC" -eq 1 ] && grep -q '"vacuous":true' "$OUT" && grep -q '"expectLiveness":{"declared":null,"met":false}' "$OUT"
@@ -382,8 +382,8 @@ else
 fi
 
 lit suite --json suite
-[ "$RC" -eq 1 ] && [ "$(grep -c '^{"path":' "$OUT")" -eq 2 ] &&
-  grep -q '^{"path":"suite/MP-fail.yaml","verdict":"FAIL","expected":"reachable",' "$OUT" &&
+[ "$RC" -eq 1 ] && [ "$(grep -c '"kind":"suite","path":' "$OUT")" -eq 2 ] &&
+  grep -q '^{"schema":{"name":"ptx-litmus-result","version":1},"kind":"suite","path":"suite/MP-fail.yaml","verdict":"FAIL","expected":"reachable",' "$OUT" &&
   [ "$(grep -vc '^{' "$OUT")" -eq 0 ] && [ "$(tail -n 1 "$ERR")" = "1 passed, 1 failed" ]
 check $? "suite --json: one JSON line per test on stdout and nothing else, the summary on stderr" "$(ran suite --json suite)"
 
@@ -514,15 +514,15 @@ if [ "$smt_rc" -eq 124 ]; then
   notok "suite --timeout: not run, check --timeout did not stop within $GUARD s"
 else
   lit check --json --timeout 0.000001 "$s"
-  [ "$RC" -eq 3 ] && grep -q '^{"test":"coherence-storm",.*"status":"unknown","detail":"timeout' "$OUT" &&
+  [ "$RC" -eq 3 ] && grep -q '^{"schema":{"name":"ptx-litmus-result","version":1},"kind":"check","test":"coherence-storm",.*"status":"unknown","detail":"timeout' "$OUT" &&
     ! grep -q '"observation"' "$OUT"
   check $? "check --json --timeout: status unknown, no observation, exit 3" \
     "$(ran check --json --timeout 0.000001 "$s")"
 
   lit suite --timeout 0.5 "$s" golden/CoRR.yaml
   [ "$RC" -eq 3 ] && [ "$(grep -c '^UNKNOWN timeout/coherence-storm.yaml: timeout' "$OUT")" -eq 1 ] &&
-    [ "$(tail -n 1 "$OUT")" = "1 passed, 1 failed (1 unknown)" ]
-  check $? "suite --timeout: an UNKNOWN line, counted as failed, exit 3" \
+    [ "$(tail -n 1 "$OUT")" = "1 passed, 0 failed (1 unknown)" ]
+  check $? "suite --timeout: an UNKNOWN line, counted apart from failures, exit 3" \
     "$(ran suite --timeout 0.5 "$s" golden/CoRR.yaml)"
 fi
 GUARD=20
@@ -560,7 +560,7 @@ for f in memory-limit/*.yaml; do
   # shellcheck disable=SC2086
   lit check --json $args "$f"
   [ "$RC" -eq 3 ] && [ "$(wc -l <"$OUT")" -eq 1 ] &&
-    grep -q "^{\"test\":\"$name\",.*\"status\":\"unknown\",\"detail\":\"$exp\"" "$OUT" &&
+    grep -q "^{\"schema\":{\"name\":\"ptx-litmus-result\",\"version\":1},\"kind\":\"check\",\"test\":\"$name\",.*\"status\":\"unknown\",\"detail\":\"$exp\"" "$OUT" &&
     grep -q '"states":\[\]' "$OUT" && quiet
   check $? "memory limit: check --json $args $f: one line, detail '$exp', exit 3" "$(ran check --json $args "$f")"
 done
@@ -584,15 +584,15 @@ else
     "$(ran check --max-memory 64M "$m" golden/CoRR.yaml)"
   lit suite --json --max-memory 64M "$m" golden/CoRR.yaml
   [ "$RC" -eq 3 ] && [ "$(grep -c '' "$OUT")" -eq 2 ] &&
-    head -n 1 "$OUT" | grep -q '^{"path":"memory-limit/many-states.yaml","verdict":"UNKNOWN",.*"message":"memory limit of 64 MiB exceeded"' &&
-    tail -n 1 "$OUT" | grep -q '^{"path":"golden/CoRR.yaml","verdict":"pass"' &&
-    [ "$(tail -n 1 "$ERR")" = "1 passed, 1 failed (1 unknown)" ]
+    head -n 1 "$OUT" | grep -q '^{"schema":{"name":"ptx-litmus-result","version":1},"kind":"suite","path":"memory-limit/many-states.yaml","verdict":"UNKNOWN",.*"message":"memory limit of 64 MiB exceeded"' &&
+    tail -n 1 "$OUT" | grep -q '^{"schema":{"name":"ptx-litmus-result","version":1},"kind":"suite","path":"golden/CoRR.yaml","verdict":"pass"' &&
+    [ "$(tail -n 1 "$ERR")" = "1 passed, 0 failed (1 unknown)" ]
   check $? "suite: a test over the memory limit is UNKNOWN, the next one passes, exit 3" \
     "$(ran suite --json --max-memory 64M "$m" golden/CoRR.yaml)"
   c=memory-limit/coherence-100-smt.yaml
   lit suite --engine smt --max-memory 64M "$c" golden/CoRR.yaml
   [ "$RC" -eq 3 ] && [ "$(head -n 1 "$OUT")" = "UNKNOWN $c: memory limit of 64 MiB exceeded" ] &&
-    [ "$(tail -n 1 "$OUT")" = "1 passed, 1 failed (1 unknown)" ]
+    [ "$(tail -n 1 "$OUT")" = "1 passed, 0 failed (1 unknown)" ]
   check $? "suite --engine smt: after Z3 ran out of memory, Z3 checks the next test normally, exit 3" \
     "$(ran suite --engine smt --max-memory 64M "$c" golden/CoRR.yaml)"
 

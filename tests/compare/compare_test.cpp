@@ -12,21 +12,21 @@ namespace {
 // forbidden, not seen; SB2 stopped by the watchdog (no result); LB1 names no family and shows a
 // state the model forbids.
 constexpr const char* kRun =
-    R"({"test":"MP1","file":"a/MP1.yaml","family":"MP","verdict":"ok","status":"ok","condition":5,"conditionAllowed":true}
-{"test":"MP2","file":"a/MP2.yaml","family":"MP","verdict":"ok","status":"ok","condition":0,"conditionAllowed":true}
-{"test":"SB1","file":"a/SB1.yaml","family":"SB","verdict":"ok","status":"ok","condition":0,"conditionAllowed":false}
-{"test":"SB2","file":"a/SB2.yaml","family":"SB","verdict":"timeout","status":"timeout","conditionAllowed":true}
-{"test":"LB1","file":"a/LB1.yaml","verdict":"violation","status":"ok","condition":3,"conditionAllowed":false}
+    R"({"schema":{"name":"ptx-litmus-result","version":1},"kind":"run","test":"MP1","file":"a/MP1.yaml","family":"MP","verdict":"ok","status":"ok","condition":5,"conditionAllowed":true}
+{"schema":{"name":"ptx-litmus-result","version":1},"kind":"run","test":"MP2","file":"a/MP2.yaml","family":"MP","verdict":"ok","status":"ok","condition":0,"conditionAllowed":true}
+{"schema":{"name":"ptx-litmus-result","version":1},"kind":"run","test":"SB1","file":"a/SB1.yaml","family":"SB","verdict":"ok","status":"ok","condition":0,"conditionAllowed":false}
+{"schema":{"name":"ptx-litmus-result","version":1},"kind":"run","test":"SB2","file":"a/SB2.yaml","family":"SB","verdict":"timeout","status":"timeout","conditionAllowed":true}
+{"schema":{"name":"ptx-litmus-result","version":1},"kind":"run","test":"LB1","file":"a/LB1.yaml","verdict":"violation","status":"ok","condition":3,"conditionAllowed":false}
 )";
 // The model (litmus check --json): no families; X only here, with no answer.
 constexpr const char* kModel =
-    R"({"test":"MP1","file":"b/MP1.yaml","engine":"explicit","status":"done","positive":2,"negative":1}
-{"test":"MP2","file":"b/MP2.yaml","engine":"explicit","status":"done","positive":1,"negative":2}
+    R"({"schema":{"name":"ptx-litmus-result","version":1},"kind":"check","test":"MP1","file":"b/MP1.yaml","engine":"explicit","status":"done","positive":2,"negative":1}
+{"schema":{"name":"ptx-litmus-result","version":1},"kind":"check","test":"MP2","file":"b/MP2.yaml","engine":"explicit","status":"done","positive":1,"negative":2}
 
-{"test":"SB1","file":"b/SB1.yaml","engine":"explicit","status":"done","positive":0,"negative":3}
-{"test":"SB2","file":"b/SB2.yaml","engine":"explicit","status":"done","positive":4,"negative":0}
-{"test":"LB1","file":"b/LB1.yaml","engine":"explicit","status":"done","positive":0,"negative":3}
-{"test":"X","file":"b/X.yaml","engine":"smt","status":"unknown"}
+{"schema":{"name":"ptx-litmus-result","version":1},"kind":"check","test":"SB1","file":"b/SB1.yaml","engine":"explicit","status":"done","positive":0,"negative":3}
+{"schema":{"name":"ptx-litmus-result","version":1},"kind":"check","test":"SB2","file":"b/SB2.yaml","engine":"explicit","status":"done","positive":4,"negative":0}
+{"schema":{"name":"ptx-litmus-result","version":1},"kind":"check","test":"LB1","file":"b/LB1.yaml","engine":"explicit","status":"done","positive":0,"negative":3}
+{"schema":{"name":"ptx-litmus-result","version":1},"kind":"check","test":"X","file":"b/X.yaml","engine":"smt","status":"unknown"}
 )";
 
 constexpr const char* kExpected = R"(A: run.json (run, 5 tests)
@@ -106,7 +106,8 @@ TEST_CASE("compare: JSON output and a side against itself") {
 }
 
 TEST_CASE("compare: a line of another kind is a positioned error naming what is accepted") {
-  std::istringstream in("{\"test\":\"MP1\",\"verdict\":\"ok\"}\n[1, 2]\n");
+  std::istringstream in(std::string(R"({"schema":{"name":"ptx-litmus-result","version":1},"kind":"run",)") +
+                        R"("test":"MP1","file":"MP1.yaml","verdict":"ok","status":"ok"})" + "\n[1, 2]\n");
   try {
     compare::readSide(in, "odd.json");
     FAIL("no error");

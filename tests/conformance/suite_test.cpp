@@ -95,20 +95,24 @@ TEST_CASE("suite: a test that may hang fails unless may-hang is expected") {
     REQUIRE(report.entries.size() == 1);
     CHECK((report.entries[0].verdict == Verdict::Pass));
   }
-  SUBCASE("no expectation at all stays no-expectation") {
-    CHECK((runOne(dir.write("a.yaml", deadlock(""))).verdict == Verdict::NoExpectation));
+  SUBCASE("no expectation at all: the hang still fails, as in check") {
+    const SuiteEntry e = runOne(dir.write("a.yaml", deadlock("")));
+    CHECK((e.verdict == Verdict::Fail));
+    CHECK(e.livenessMet == false);
+    CHECK(!e.verdictMet.has_value());
   }
 }
 
-TEST_CASE("suite: no finishing execution and no hang to show for it never passes") {
+TEST_CASE("suite: no finishing execution and no hang to show for it is unknown, as in check") {
   TempDir dir;
   const SuiteEntry e = runOne(dir.write("e.yaml", endlessWrites("expect: unreachable\n")));
   REQUIRE(e.outcome.positive + e.outcome.negative == 0);
   REQUIRE(e.outcome.hang.empty());
-  CHECK((e.verdict == Verdict::Fail));
+  CHECK((e.verdict == Verdict::Unknown));
+  CHECK(!e.verdictMet.has_value());
   CHECK(e.message.find("no execution finishes within the loop bound (--unroll 2)") !=
         std::string::npos);
-  CHECK((runOne(dir.write("f.yaml", endlessWrites(""))).verdict == Verdict::NoExpectation));
+  CHECK((runOne(dir.write("f.yaml", endlessWrites(""))).verdict == Verdict::Unknown));
 }
 
 TEST_CASE("suite: a test that terminates and meets its expectation passes") {

@@ -136,7 +136,7 @@ check "allowed states never observed" has out "Never observed (allowed) P1:r0=0;
 check "no VIOLATION" test "$(grep -c VIOLATION "$TMP/out")" -eq 0
 check "instances reported" grep -qE '^Instances [0-9]+ in ' "$TMP/out"
 check "verdict line" has out "Verdict ok: every observed state is allowed"
-check "json: the verdict" grep -q '^{"test":"MP+rel.gpu+acq.gpu-diffcta",.*"verdict":"ok","reason":"every observed state is allowed"' "$TMP/run.json"
+check "json: the verdict" grep -q '^{"schema":{"name":"ptx-litmus-result","version":1},"kind":"run","test":"MP+rel.gpu+acq.gpu-diffcta",.*"verdict":"ok","reason":"every observed state is allowed"' "$TMP/run.json"
 check "json: one object with the histogram" grep -q '"status":"ok".*"histogram":\[{"state":{"P1:r0":0,"P1:r1":0},"count":[0-9]*,"condition":false,"allowed":true}' "$TMP/run.json"
 
 FAKE_CUDA_STATES="0,0;1,0" fake run -n 100000 "$MP"

@@ -63,8 +63,10 @@ TEST_CASE("mutate score: without an index, the results' mutant names give the ca
 }
 
 TEST_CASE("mutate score: malformed input names its line") {
-  CHECK_THROWS_WITH(mutate::readResults("{\"test\":\"a\"}\nnot json\n", "r.json"),
-                    "r.json:2:1: error: not a `litmus run --json` line (a JSON object with \"test\")");
+  CHECK_THROWS_WITH(mutate::readResults(std::string(R"({"schema":{"name":"ptx-litmus-result","version":1},"kind":"run",)") +
+                                          R"("test":"a","file":"a.yaml","verdict":"ok","status":"ok"})" + "\nnot json\n",
+                                      "r.json"),
+                    "r.json:2:1: error: not a `litmus run --json` line: not a JSON object");
   CHECK_THROWS_WITH(mutate::readIndex("mutant\n", "i.tsv"),
                     "i.tsv:1:1: error: not a mutant index (its first line is not the header of index.tsv)");
   const std::string header = "mutant\toriginal\tcategory\tverdict\tkills\trunner\tfile\tchange\twhy\n";

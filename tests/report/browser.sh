@@ -71,7 +71,7 @@ check $? "bad JSON: FILE:LINE:COL, exit 2, the old page untouched" "exit $rc" "$
 echo '{"test": "x"}' >"$TMP/neither.json"
 "$LITMUS" report "$TMP/neither.json" -o "$TMP/n.html" 2>"$TMP/err"
 rc=$?
-[ "$rc" -eq 2 ] && grep -q "neither.json:1:1: error: neither" "$TMP/err" && [ ! -e "$TMP/n.html" ]
+[ "$rc" -eq 2 ] && grep -q "neither.json:1:1: error: not a result of" "$TMP/err" && [ ! -e "$TMP/n.html" ]
 check $? "a line of neither kind: exit 2, nothing written" "exit $rc" "$(cat "$TMP/err")"
 printf '\x1f\x8bnot gzip' >"$TMP/torn.json.gz"
 "$LITMUS" report "$TMP/torn.json.gz" -o "$TMP/n.html" 2>"$TMP/err"

@@ -23,15 +23,15 @@ std::string tempFile(const std::string& name, const std::string& text) {
 }
 
 const char* const kRun =
-    R"({"test":"T","file":"t.yaml","family":"F","verdict":"ok","reason":"r","status":"ok","histogram":[]})";
-const char* const kRefused = R"({"test":"U","file":"u.yaml","family":"F","verdict":"refused","reason":"r","status":"refused"})";
+    R"({"schema":{"name":"ptx-litmus-result","version":1},"kind":"run","test":"T","file":"t.yaml","family":"F","verdict":"ok","reason":"r","status":"ok","histogram":[]})";
+const char* const kRefused = R"({"schema":{"name":"ptx-litmus-result","version":1},"kind":"run","test":"U","file":"u.yaml","family":"F","verdict":"refused","reason":"r","status":"refused"})";
 const char* const kCheck =
-    R"({"test":"C","file":"c.yaml","engine":"explicit","status":"done","quantifier":"exists","condition":"x","states":[],"races":[]})";
+    R"({"schema":{"name":"ptx-litmus-result","version":1},"kind":"check","test":"C","file":"c.yaml","engine":"explicit","status":"done","quantifier":"exists","condition":"x","states":[],"races":[]})";
 
 }  // namespace
 
 TEST_CASE("report: run, check and suite lines are read, in order, with their kind") {
-  const std::string suite = std::string(R"({"path":"s.yaml","verdict":"pass","expected":"forbidden","outcome":)") + kCheck + "}";
+  const std::string suite = std::string(R"({"schema":{"name":"ptx-litmus-result","version":1},"kind":"suite","path":"s.yaml","verdict":"pass","expected":"forbidden","outcome":)") + kCheck + "}";
   const auto recs = report::readResults(tempFile("kinds.json", std::string(kRun) + "\n\n" + kRefused + "\n" + kCheck + "\n" + suite + "\n"));
   REQUIRE(recs.size() == 4);
   CHECK(recs[0].kind == "run");
@@ -40,7 +40,7 @@ TEST_CASE("report: run, check and suite lines are read, in order, with their kin
   CHECK(recs[2].kind == "check");
   CHECK(recs[3].kind == "check");
   CHECK(recs[3].data["file"] == "s.yaml");
-  CHECK(recs[3].data["suiteVerdict"] == "pass");
+  CHECK(recs[3].data["decision"] == "pass");
 }
 
 TEST_CASE("report: .json.gz is inflated") {
@@ -66,9 +66,9 @@ TEST_CASE("report: bad input is an error at its line and column") {
     CHECK(std::string(e.what()).find(bad + ":2:12: error: not JSON") == 0);
   }
   CHECK_THROWS_WITH_AS(report::readResults(tempFile("neither.json", "{\"test\":\"x\"}\n")),
-                       doctest::Contains("1:1: error: neither"), litmus::Error);
+                       doctest::Contains("1:1: error: not a result of check --json, suite --json or run --json"), litmus::Error);
   CHECK_THROWS_WITH_AS(report::readResults(tempFile("array.json", "[1]\n")),
-                       doctest::Contains("expected a JSON object"), litmus::Error);
+                       doctest::Contains("not a JSON object"), litmus::Error);
   CHECK_THROWS_WITH_AS(report::readResults(tempFile("empty.json", "\n")), doctest::Contains("no results"), litmus::Error);
   CHECK_THROWS_AS(report::readResults(tempFile("torn.json.gz", "\x1f\x8b garbage")), litmus::Error);
 }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Every writer's records validate against docs/result.schema.json: check --json and suite --json
+# over the catalogue, run --json against the fake driver (an ok run and a violation), and merge
+# of two runs of one test (a merged-run record).
+#   bash tests/judge/schema.sh PATH-TO-LITMUS PATH-TO-FAKE-LIBCUDA SOURCE-DIR
+set -u
+litmus=$1 fake=$2 root=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mp=$root/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
+"$litmus" check --json -j 2 "$root/catalog" "$root/tests/judge" >"$tmp/check.json" 2>/dev/null
+"$litmus" suite --json -j 2 "$root/catalog" "$root/tests/judge" >"$tmp/suite.json" 2>/dev/null
+# MP observes (P1:r0, P1:r1): (0,0) and (1,1) are allowed, (1,0) is forbidden.
+LITMUS_LIBCUDA=$fake FAKE_CUDA_STATES="0,0;1,1" "$litmus" run -n 1000 --seed 1 --json "$tmp/run1.json" "$mp" >/dev/null
+LITMUS_LIBCUDA=$fake FAKE_CUDA_STATES="0,0;1,0" "$litmus" run -n 1000 --seed 2 --json "$tmp/run2.json" "$mp" >/dev/null
+"$litmus" merge "$tmp/run1.json" "$tmp/run2.json" >"$tmp/merged.json" || { echo "schema: merge failed"; exit 1; }
+grep -q '"kind":"merged-run".*"verdict":"violation"' "$tmp/merged.json" ||
+  { echo "schema: the merged record is not a violation: $(head -c 300 "$tmp/merged.json")"; exit 1; }
+python3 "$root/tests/judge/validate.py" "$root/docs/result.schema.json" check,suite,run,merged-run \
+  "$tmp/check.json" "$tmp/suite.json" "$tmp/run1.json" "$tmp/run2.json" "$tmp/merged.json"
