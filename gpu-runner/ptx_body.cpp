@@ -132,6 +132,15 @@ void BodyEmitter::normalize(const std::string& r, Type type, const std::string& 
   }
 }
 
+std::string BodyEmitter::atWidth(const Operand& op, Type type, const std::string& guard) {
+  const int bits = litmus::typeBits(type);
+  if (bits <= 1 || bits >= 64 || isFloat(type)) return value64(op);
+  const std::string t = x();
+  out_.op(guard + "mov.b64 " + t + ", " + value64(op));
+  normalize(t, type, guard);
+  return t;
+}
+
 // ---- guards -------------------------------------------------------------------------------
 // The test's own guard, as a prefix, for instructions every lane executes.
 std::string BodyEmitter::laneGuard(const Instr& in) const {
@@ -374,19 +383,28 @@ void BodyEmitter::arith(const Instr& in) {
   const std::string mnText = mnemonicAsWritten(in);
   if (mnText.find(".hi") != std::string::npos || mnText.find(".wide") != std::string::npos)
     refuse(in, "the model computes the low half of a product; mul.hi/.wide would differ");
-  const std::string g = laneGuard(in), d = reg(in.args[0].name), a = value64(in.args[1]);
+  // operands at the type's width: div, rem, shr, min and max see their upper bits (D52)
+  const std::string g = laneGuard(in), d = reg(in.args[0].name), a = atWidth(in.args[1], in.type, g);
   const bool u = litmus::typeBits(in.type) > 0 && !litmus::isSignedType(in.type);
   const std::string sx = u ? "u64" : "s64";
-  const std::string b = in.args.size() > 2 ? value64(in.args[2]) : "";
+  // a shift amount is an unsigned value of its own, whatever the type
+  const bool shift = in.arith == ArithOp::Shl || in.arith == ArithOp::Shr;
+  const std::string b = in.args.size() < 3 ? "" : shift ? value64(in.args[2]) : atWidth(in.args[2], in.type, g);
   switch (in.arith) {
     case ArithOp::Add: out_.op(g + "add.s64 " + d + ", " + a + ", " + b); break;
     case ArithOp::Sub: out_.op(g + "sub.s64 " + d + ", " + a + ", " + b); break;
     case ArithOp::Mul: out_.op(g + "mul.lo.s64 " + d + ", " + a + ", " + b); break;
     case ArithOp::Div:
-    case ArithOp::Rem: {  // the model divides by zero as 0 (semantics/arith.cpp)
+    case ArithOp::Rem: {  // by 0 the model's value is 0, by -1 the wrapped negation or 0 (D52)
+      const bool div = in.arith == ArithOp::Div;
       const std::string z = c(), t = x();
-      out_.op(g + std::string(in.arith == ArithOp::Div ? "div." : "rem.") + sx + " " + t + ", " + a + ", " +
-              b);
+      out_.op(g + std::string(div ? "div." : "rem.") + sx + " " + t + ", " + a + ", " + b);
+      if (!u) {
+        const std::string m = c(), n = x();
+        out_.op("setp.eq.s64 " + m + ", " + b + ", -1");
+        if (div) out_.op("neg.s64 " + n + ", " + a);
+        out_.op("selp.b64 " + t + ", " + (div ? n : std::string("0")) + ", " + t + ", " + m);
+      }
       out_.op("setp.eq.s64 " + z + ", " + b + ", 0");
       out_.op(g + "selp.b64 " + d + ", 0, " + t + ", " + z);
       break;
@@ -395,7 +413,7 @@ void BodyEmitter::arith(const Instr& in) {
     case ArithOp::Or: out_.op(g + "or.b64 " + d + ", " + a + ", " + b); break;
     case ArithOp::Xor: out_.op(g + "xor.b64 " + d + ", " + a + ", " + b); break;
     case ArithOp::Shl:
-    case ArithOp::Shr: {  // PTX clamps shift amounts at 64, as the model does
+    case ArithOp::Shr: {  // the amount read unsigned and clamped, as the model does (D52)
       const std::string n = x(), m = w();
       out_.op("min.u64 " + n + ", " + b + ", 64");
       out_.op("cvt.u32.u64 " + m + ", " + n);
@@ -414,8 +432,9 @@ void BodyEmitter::arith(const Instr& in) {
 void BodyEmitter::setp(const Instr& in) {
   if (isFloat(in.type)) refuse(in, "floating-point comparisons are not supported by the runner yet");
   const bool u = litmus::typeBits(in.type) > 0 && !litmus::isSignedType(in.type);
-  out_.op(laneGuard(in) + "setp." + litmus::toString(in.cmp) + (u ? ".u64 " : ".s64 ") +
-          reg(in.args[0].name) + ", " + value64(in.args[1]) + ", " + value64(in.args[2]));
+  const std::string g = laneGuard(in), a = atWidth(in.args[1], in.type, g), b = atWidth(in.args[2], in.type, g);
+  out_.op(g + "setp." + litmus::toString(in.cmp) + (u ? ".u64 " : ".s64 ") + reg(in.args[0].name) + ", " + a +
+          ", " + b);
 }
 
 void BodyEmitter::selp(const Instr& in) {

@@ -66,6 +66,9 @@ class BodyEmitter {
 
   // Litmus values are the type's width, sign- or zero-extended (model::normalize).
   void normalize(const std::string& r, Type type, const std::string& guard);
+  // A value operand read at the width of an integer type, in a fresh temporary where it may
+  // hold more bits (docs/model.md D52); otherwise value64(op).
+  std::string atWidth(const Operand& op, Type type, const std::string& guard);
 
   // ---- guards -------------------------------------------------------------------------------
   // The test's own guard, as a prefix, for instructions every lane executes.

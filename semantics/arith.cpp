@@ -100,28 +100,62 @@ int64_t normalize(Type t, int64_t v) {
 
 bool isUnsigned(Type t) { return !litmus::isSignedType(t) && !litmus::isFloatType(t) && t != Type::None; }
 
+// D52: integers are two's complement of the type's width. The arithmetic is done on uint64_t,
+// whose wrap-around C++ defines, and normalize() then cuts the result to the width; operands are
+// first read at the instruction's width, as PTX registers of that type would hold them.
+namespace {
+
+int64_t wrapped(uint64_t v) { return static_cast<int64_t>(v); }  // modular since C++20
+
+int64_t shiftLeft(uint64_t a, uint64_t amount) { return amount >= 64 ? 0 : wrapped(a << amount); }
+
+// Signed shifts fill with the sign bit, unsigned and untyped ones with 0 (PTX ISA, shr).
+int64_t shiftRight(bool unsignedShift, int64_t a, uint64_t amount) {
+  if (unsignedShift) return amount >= 64 ? 0 : wrapped(static_cast<uint64_t>(a) >> amount);
+  return a >> std::min<uint64_t>(amount, 63);  // arithmetic: C++20 defines >> of a negative
+}
+
+// Quotient or remainder truncated towards zero. By 0 the ISA gives "an unspecified,
+// machine-specific value": the model's is 0 (D52). The quotient of the most negative value by -1
+// does not fit and wraps to itself, as its low bits say; its remainder is 0.
+int64_t divide(bool unsignedDiv, bool remainder, int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  const auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  if (unsignedDiv) return wrapped(remainder ? ua % ub : ua / ub);
+  if (b == -1) return remainder ? 0 : wrapped(0 - ua);
+  return remainder ? a % b : a / b;
+}
+
+bool isInteger(Type t) { return !litmus::isFloatType(t) && t != Type::Pred; }
+
+}  // namespace
+
 int64_t applyAtom(litmus::AtomOp op, Type t, int64_t old, int64_t b, int64_t c) {
   using litmus::AtomOp;
-  const auto ub = static_cast<uint64_t>(b), uo = static_cast<uint64_t>(old);
   if ((isHalf(t) || isPackedHalf(t)) &&
       (op == AtomOp::Add || op == AtomOp::Min || op == AtomOp::Max))
     return halfLanes(op, t, old, b, isHalf(t) ? 1 : 2);
+  old = normalize(t, old);
+  b = normalize(t, b);
+  c = normalize(t, c);
+  const auto ub = static_cast<uint64_t>(b), uo = static_cast<uint64_t>(old);
   switch (op) {
     case AtomOp::And: return old & b;
     case AtomOp::Or: return old | b;
     case AtomOp::Xor: return old ^ b;
     case AtomOp::Exch: return b;
     case AtomOp::Cas: return old == b ? c : old;
-    case AtomOp::Sub: return old - b;
-    case AtomOp::Inc: return uo >= ub ? 0 : old + 1;
-    case AtomOp::Dec: return (uo == 0 || uo > ub) ? b : old - 1;
-    case AtomOp::Min: return isUnsigned(t) ? static_cast<int64_t>(std::min(uo, ub)) : std::min(old, b);
-    case AtomOp::Max: return isUnsigned(t) ? static_cast<int64_t>(std::max(uo, ub)) : std::max(old, b);
+    case AtomOp::Sub: return wrapped(uo - ub);
+    // .inc/.dec compare unsigned and stay in [0..b] (§9.7.13.5)
+    case AtomOp::Inc: return uo >= ub ? 0 : wrapped(uo + 1);
+    case AtomOp::Dec: return (uo == 0 || uo > ub) ? b : wrapped(uo - 1);
+    case AtomOp::Min: return isUnsigned(t) ? wrapped(std::min(uo, ub)) : std::min(old, b);
+    case AtomOp::Max: return isUnsigned(t) ? wrapped(std::max(uo, ub)) : std::max(old, b);
     case AtomOp::Add:
       switch (t) {
         case Type::F32: return fromF32(asF32(old) + asF32(b));
         case Type::F64: return fromF64(asF64(old) + asF64(b));
-        default: return old + b;
+        default: return wrapped(uo + ub);
       }
     case AtomOp::None: break;
   }
@@ -131,21 +165,27 @@ int64_t applyAtom(litmus::AtomOp op, Type t, int64_t old, int64_t b, int64_t c) 
 int64_t applyArith(litmus::ArithOp op, Type t, int64_t a, int64_t b) {
   using litmus::ArithOp;
   const bool u = isUnsigned(t);
+  // the shift amount is an unsigned value of its own (a .u32 in PTX), not of the type
+  const auto amount = static_cast<uint64_t>(b);
+  if (isInteger(t)) {
+    a = normalize(t, a);
+    b = normalize(t, b);
+  }
   const auto ua = static_cast<uint64_t>(a), ubv = static_cast<uint64_t>(b);
   switch (op) {
-    case ArithOp::Add: return t == Type::F32 ? fromF32(asF32(a) + asF32(b)) : a + b;
-    case ArithOp::Sub: return t == Type::F32 ? fromF32(asF32(a) - asF32(b)) : a - b;
-    case ArithOp::Mul: return a * b;
-    case ArithOp::Div: return b == 0 ? 0 : (u ? static_cast<int64_t>(ua / ubv) : a / b);
-    case ArithOp::Rem: return b == 0 ? 0 : (u ? static_cast<int64_t>(ua % ubv) : a % b);
+    case ArithOp::Add: return t == Type::F32 ? fromF32(asF32(a) + asF32(b)) : wrapped(ua + ubv);
+    case ArithOp::Sub: return t == Type::F32 ? fromF32(asF32(a) - asF32(b)) : wrapped(ua - ubv);
+    case ArithOp::Mul: return wrapped(ua * ubv);  // the low half (.lo)
+    case ArithOp::Div: return divide(u, false, a, b);
+    case ArithOp::Rem: return divide(u, true, a, b);
     case ArithOp::And: return a & b;
     case ArithOp::Or: return a | b;
     case ArithOp::Xor: return a ^ b;
-    case ArithOp::Shl: return b >= 64 ? 0 : static_cast<int64_t>(ua << b);
-    case ArithOp::Shr: return b >= 64 ? (u ? 0 : (a < 0 ? -1 : 0)) : (u ? static_cast<int64_t>(ua >> b) : a >> b);
-    case ArithOp::Min: return u ? static_cast<int64_t>(std::min(ua, ubv)) : std::min(a, b);
-    case ArithOp::Max: return u ? static_cast<int64_t>(std::max(ua, ubv)) : std::max(a, b);
-    case ArithOp::Neg: return -a;
+    case ArithOp::Shl: return shiftLeft(ua, amount);
+    case ArithOp::Shr: return shiftRight(u, a, amount);
+    case ArithOp::Min: return u ? wrapped(std::min(ua, ubv)) : std::min(a, b);
+    case ArithOp::Max: return u ? wrapped(std::max(ua, ubv)) : std::max(a, b);
+    case ArithOp::Neg: return wrapped(0 - ua);
     case ArithOp::Not: return ~a;
     case ArithOp::None: break;
   }
@@ -154,6 +194,10 @@ int64_t applyArith(litmus::ArithOp op, Type t, int64_t a, int64_t b) {
 
 bool compare(litmus::CmpOp op, Type t, int64_t a, int64_t b) {
   using litmus::CmpOp;
+  if (isInteger(t)) {  // at the type's width (D52)
+    a = normalize(t, a);
+    b = normalize(t, b);
+  }
   if (isUnsigned(t)) {
     const auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
     switch (op) {

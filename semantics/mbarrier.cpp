@@ -25,6 +25,11 @@ MbarState MbarState::unpack(int64_t v) {
 
 namespace {
 
+// Counts come from registers and may be any value; pack() keeps the fields' bits, so sums wrap
+// (never signed overflow).
+int64_t plus(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+int64_t minus(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+
 // §9.7.13.15.2: a phase completes when its pending count reaches zero and its tx-count is zero;
 // the object then moves to the next phase with the expected count reloaded.
 void maybeComplete(MbarState& s) {
@@ -43,16 +48,16 @@ int64_t mbarrierUpdate(const litmus::Instr& in, int64_t old, int64_t n) {
     case MbarOp::Arrive:
     case MbarOp::ArriveDrop: {
       int64_t count = 1;
-      if (in.expectTx) s.tx += n;  // expect-tx first, then the arrival (§9.7.13.15.11)
+      if (in.expectTx) s.tx = plus(s.tx, n);  // expect-tx first, then the arrival (§9.7.13.15.11)
       else count = n;
-      if (in.mbarOp == MbarOp::ArriveDrop) s.expected -= count;
-      s.pending -= count;
+      if (in.mbarOp == MbarOp::ArriveDrop) s.expected = minus(s.expected, count);
+      s.pending = minus(s.pending, count);
       maybeComplete(s);
       break;
     }
-    case MbarOp::ExpectTx: s.tx += n; break;
+    case MbarOp::ExpectTx: s.tx = plus(s.tx, n); break;
     case MbarOp::CompleteTx:
-      s.tx -= n;
+      s.tx = minus(s.tx, n);
       maybeComplete(s);
       break;
     default: break;
