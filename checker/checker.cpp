@@ -4,6 +4,7 @@
 #include "checker/engine_common.h"
 #include "checker/explicit_engine.h"
 #include "checker/smt_engine.h"
+#include "model/bitrel.h"
 #include "model/reliance.h"
 #include "semantics/semantics.h"
 
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
+#include <map>
 #include <new>
 #include <set>
 #include <sstream>
@@ -82,32 +84,41 @@ Result checkBoth(const litmus::Test& test, const Options& options, const Deadlin
 // ordered by what they read (Atomicity) and do not count.
 constexpr size_t kAutoSmtRacingWrites = 6;
 
-// The most plain writes to one location that an execution can make (each thread's longest path).
-size_t racingWrites(const litmus::Test& test, int unroll) {
+// The most plain writes to one location that an execution can make (each thread's longest path),
+// counted sparsely: a trace writes few of a test's locations. A test whose initial writes alone
+// exceed both engines' bound on events (one per location) ends here, before any search.
+size_t racingWrites(const litmus::Test& test, int unroll, const Deadline& deadline) {
   const model::Program prog = model::buildProgram(test);
-  const model::Domain dom = model::valueDomain(prog, unroll);
-  std::vector<size_t> perLoc(prog.locNames.size(), 0);
+  if (prog.locNames.size() > static_cast<size_t>(model::kMaxEvents))
+    throw litmus::LimitError({test.file, 1, 1}, "test has more than " + std::to_string(model::kMaxEvents) +
+                                                " events (" + std::to_string(prog.locNames.size()) +
+                                                " initial writes): too large for the engines");
+  const model::Domain dom = model::valueDomain(prog, unroll, deadline);
+  std::map<int, size_t> perLoc;
   for (size_t t = 0; t < test.threads.size(); ++t) {
-    std::vector<size_t> most(perLoc.size(), 0);
-    for (const auto& tr : model::enumerateTraces(prog, static_cast<int>(t), dom, unroll).traces) {
-      std::vector<size_t> n(perLoc.size(), 0);
+    deadline.check();
+    std::map<int, size_t> most;
+    for (const auto& tr : model::enumerateTraces(prog, static_cast<int>(t), dom, unroll, deadline).traces) {
+      std::map<int, size_t> n;
       for (const auto& e : tr.events)
         if (e.kind == model::EventKind::Write && !e.atomic) ++n[e.loc];
-      for (size_t l = 0; l < n.size(); ++l) most[l] = std::max(most[l], n[l]);
+      for (const auto& [l, k] : n) most[l] = std::max(most[l], k);
     }
-    for (size_t l = 0; l < perLoc.size(); ++l) perLoc[l] += most[l];
+    for (const auto& [l, k] : most) perLoc[l] += k;
   }
-  return perLoc.empty() ? 0 : *std::max_element(perLoc.begin(), perLoc.end());
+  size_t out = 0;
+  for (const auto& [l, k] : perLoc) out = std::max(out, k);
+  return out;
 }
 
 // The engine that checks the test; Auto decides by the writes racing to one location.
-Engine chooseEngine(const litmus::Test& test, const Options& options) {
+Engine chooseEngine(const litmus::Test& test, const Options& options, const Deadline& deadline) {
   if (options.engine != Engine::Auto) return options.engine;
-  return racingWrites(test, options.unroll) > kAutoSmtRacingWrites ? Engine::Smt : Engine::Explicit;
+  return racingWrites(test, options.unroll, deadline) > kAutoSmtRacingWrites ? Engine::Smt : Engine::Explicit;
 }
 
-Result dispatch(const litmus::Test& test, const Options& options, const Deadline& deadline) {
-  switch (chooseEngine(test, options)) {
+Result dispatch(const litmus::Test& test, const Options& options, Engine engine, const Deadline& deadline) {
+  switch (engine) {
     case Engine::Smt: return checkSmt(test, options, deadline);
     case Engine::Both: return checkBoth(test, options, deadline);
     default: return checkExplicit(test, options, deadline);
@@ -119,15 +130,15 @@ Result dispatch(const litmus::Test& test, const Options& options, const Deadline
 // with this reason when it happens inside a check.
 constexpr const char* kZ3OutOfMemory = "out of memory";
 
-// A check that ran out of memory: an Unknown outcome that says which limit it hit. By the time
-// this runs, unwinding has released everything the engine held, so building it can allocate.
-Result outOfMemory(const litmus::Test& test, const Options& options) {
+// A check that ran out of memory or time outside the engines' own handling of the deadline (the
+// value domains, building the program, an explanation): an Unknown outcome that says which limit
+// it hit. By the time this runs, unwinding has released everything the engine held, so building
+// it can allocate.
+Result gaveUp(const litmus::Test& test, const Options& options, Engine engine, const std::string& why) {
   Result r;
-  describeTest(r.outcome, test, toString(chooseEngine(test, options)), false, options.unroll);
+  describeTest(r.outcome, test, toString(engine), false, options.unroll);
   r.outcome.status = litmus::Status::Unknown;
-  r.outcome.statusDetail = options.maxMemoryBytes
-                               ? "memory limit of " + formatBytes(options.maxMemoryBytes) + " exceeded"
-                               : std::string("out of memory");
+  r.outcome.statusDetail = why;
   return r;
 }
 
@@ -140,6 +151,11 @@ Result tooLarge(const litmus::Test& test, const Options& options, const litmus::
   const litmus::SourceLoc& l = e.loc();
   r.outcome.statusDetail = l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ": " + e.message();
   return r;
+}
+
+std::string memoryLimit(const Options& options) {
+  return options.maxMemoryBytes ? "memory limit of " + formatBytes(options.maxMemoryBytes) + " exceeded"
+                                : std::string("out of memory");
 }
 
 // What an engine found before it gave up is no verdict: an Unknown outcome keeps only what
@@ -180,26 +196,31 @@ void markReliances(litmus::Outcome& o, const litmus::Test& test, const Options& 
 // serialisation of witnesses and explanations (docs/performance.md, "Deadlines").
 Result check(const litmus::Test& test, const Options& options) {
   const auto t0 = std::chrono::steady_clock::now();
-  const Deadline deadline(options.timeoutSeconds);
+  const Deadline deadline(options.timeoutSeconds, options.spentSeconds);
+  Engine engine = options.engine;
   Result r;
   try {
-    r = dispatch(test, options, deadline);
+    engine = chooseEngine(test, options, deadline);
+    r = dispatch(test, options, engine, deadline);
   } catch (const litmus::LimitError& e) {
     r = tooLarge(test, options, e);
   } catch (const std::bad_alloc&) {
-    r = outOfMemory(test, options);
+    r = gaveUp(test, options, engine, memoryLimit(options));
   } catch (const z3::exception& e) {
     if (std::string(e.msg()) != kZ3OutOfMemory) throw;
-    r = outOfMemory(test, options);
+    r = gaveUp(test, options, engine, memoryLimit(options));
+  } catch (const Deadline::Expired&) {
+    r = gaveUp(test, options, engine, deadline.describe());
   }
   // Z3 out of memory inside a check answers unknown; an engine that passes Z3's reason on makes
   // it the limit's message too.
   if (r.outcome.status != litmus::Status::Done &&
       r.outcome.statusDetail.find(kZ3OutOfMemory) != std::string::npos)
-    r = outOfMemory(test, options);
+    r = gaveUp(test, options, engine, memoryLimit(options));
   if (r.outcome.status != litmus::Status::Done) dropPartialResults(r);
   else markReliances(r.outcome, test, options);
-  r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() +
+                      options.spentSeconds;
   return r;
 }
 

@@ -22,6 +22,9 @@ struct Options {
   Engine engine = Engine::Auto;
   int unroll = 2;                 // backward jumps allowed per branch instruction
   double timeoutSeconds = 0;      // 0: none
+  // Seconds already spent on the test before the check (reading and validating its file), which
+  // count against timeoutSeconds: the deadline covers every phase.
+  double spentSeconds = 0;
   // The memory the caller let checking allocate (the CLI's --max-memory, limits it sets on the
   // whole process); 0: none. The checker enforces nothing itself: it names this limit
   // when an allocation fails and the test ends Unknown.

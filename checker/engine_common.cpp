@@ -4,12 +4,6 @@
 
 namespace checker {
 
-std::string Deadline::describe() const {
-  std::ostringstream os;
-  os << "timeout after " << seconds_ << " s";
-  return os.str();
-}
-
 std::string instrText(const litmus::Test& test, const model::Event& e) {
   if (e.instr < 0) return e.kind == model::EventKind::GridWait ? "(launch)" : "(exit)";
   return test.threads[e.thread].code[e.instr].text;

@@ -287,10 +287,10 @@ std::optional<Violation> Enumerator::explain(const std::vector<litmus::State>& a
 
 Result Enumerator::run() {
   prog_ = model::buildProgram(test_);
-  const model::Domain dom = model::valueDomain(prog_, opt_.unroll);
+  const model::Domain dom = model::valueDomain(prog_, opt_.unroll, deadline_);
   Result res;
   for (size_t t = 0; t < test_.threads.size() && !overTime(); ++t) {
-    traces_.push_back(model::enumerateTraces(prog_, static_cast<int>(t), dom, opt_.unroll));
+    traces_.push_back(model::enumerateTraces(prog_, static_cast<int>(t), dom, opt_.unroll, deadline_));
     res.bounded |= traces_.back().bounded;
   }
   std::map<litmus::State, std::pair<uint64_t, std::optional<Execution>>> seen;

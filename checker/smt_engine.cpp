@@ -451,7 +451,7 @@ void SmtEnumerator::enumerate(const std::vector<std::vector<PathGroup>>& groups)
 
 Result SmtEnumerator::run() {
   prog_ = model::buildProgram(test_);
-  dom_ = model::valueDomain(prog_, opt_.unroll);
+  dom_ = model::valueDomain(prog_, opt_.unroll, deadline_);
   Result res;
   bool timedOut = false;
   try {
@@ -459,7 +459,7 @@ Result SmtEnumerator::run() {
     std::vector<model::TraceSet> traces;
     for (size_t t = 0; t < test_.threads.size(); ++t) {
       deadline_.check();
-      traces.push_back(model::enumerateTraces(prog_, static_cast<int>(t), dom_, opt_.unroll));
+      traces.push_back(model::enumerateTraces(prog_, static_cast<int>(t), dom_, opt_.unroll, deadline_));
       res.bounded |= traces.back().bounded;
     }
     for (const auto& ts : traces) groups.push_back(groupByPath(ts));

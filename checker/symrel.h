@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/deadline.h"
 #include "model/bitrel.h"
 
 namespace checker {
@@ -62,7 +63,7 @@ class Term {
 // would pick the leaking move assignment (see Term).
 inline void rebind(z3::expr& to, const z3::expr& from) { to = from; }
 
-class Deadline;
+using Deadline = litmus::Deadline;
 
 // An n x n matrix of Terms. Composition is n^3 terms before folding; closures square
 // ceil(log2 n) times, which is exact for paths of any length. A relation carries the deadline of

@@ -6,10 +6,12 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -123,11 +125,10 @@ struct CheckOutput {
   int status = cli::kOk;
 };
 
-int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::ostream& out,
-             std::ostream& err) {
-  const cli::ExplainTarget target = explainTarget(t, a);
-  opt.explainState = target;
-  const checker::Result r = checker::check(t, opt);
+// Prints what checking one test gave (or, for a test that could not be read in time, the Unknown
+// outcome that stands for it) and returns its status.
+int report(const litmus::Test& t, const checker::Result& r, const Args& a, const cli::ExplainTarget& target,
+           std::ostream& out, std::ostream& err) {
   const judge::Judgement j = judge::judgeOutcome(r.outcome, {t.expect, t.liveness}, r.mismatch);
   const bool explain = !a.explain.empty();
   std::ostringstream os;
@@ -154,6 +155,13 @@ int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::os
   return r.explainCutOff.empty() ? j.exitCode() : cli::worse(j.exitCode(), cli::kUnknown);
 }
 
+int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::ostream& out,
+             std::ostream& err) {
+  const cli::ExplainTarget target = explainTarget(t, a);
+  opt.explainState = target;
+  return report(t, checker::check(t, opt), a, target, out, err);
+}
+
 // Output paths are tried before any test runs, so that a bad one is a usage error with nothing
 // printed, not a failure after minutes of work.
 void requireDirectory(const std::string& dir) {
@@ -169,16 +177,55 @@ void requireWritable(const std::string& file) {
   if (!existed) std::filesystem::remove(file);
 }
 
+// A test read, and the seconds reading it took (they count against its --timeout). A file that
+// could not be read within --timeout or --max-memory has no test: `unread` says why, and `test`
+// holds only its file and, for a name, the file's stem.
+struct ReadTest {
+  litmus::Test test;
+  double seconds = 0;
+  std::string unread;
+
+  // The Unknown outcome an unread file is reported with, as a check that gave up would be.
+  checker::Result unknown(const Args& a) const {
+    checker::Result r;
+    r.outcome.test = test.name;
+    r.outcome.engine = a.engine;
+    r.outcome.status = litmus::Status::Unknown;
+    r.outcome.statusDetail = unread;
+    r.outcome.seconds = seconds;
+    return r;
+  }
+};
+
 // Parses every file before printing anything, so that bad input never leaves half an answer.
-std::vector<litmus::Test> parseAll(const std::vector<std::string>& files, bool& bad) {
-  std::vector<litmus::Test> tests;
+// --timeout and --max-memory cover reading too: a file that cannot be read within them has no
+// verdict, like a check that runs out of either (ReadTest::unread).
+std::vector<ReadTest> parseAll(const std::vector<std::string>& files, double timeout, uint64_t maxMemory,
+                               bool& bad) {
+  std::vector<ReadTest> tests;
   for (const auto& f : files) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const litmus::Deadline deadline(timeout);
+    ReadTest r;
     try {
-      tests.push_back(litmus::parseFile(f));
+      r.test = litmus::parseFile(f, deadline);
     } catch (const litmus::Error& e) {
       std::cerr << e.what() << "\n";
       bad = true;
+      continue;
+    } catch (const litmus::Deadline::Expired&) {
+      r.unread = deadline.describe() + " while reading";
+    } catch (const std::bad_alloc&) {
+      r.unread = (maxMemory ? "memory limit of " + checker::formatBytes(maxMemory) + " exceeded" : std::string("out of memory")) +
+                 " while reading";
     }
+    if (!r.unread.empty()) {
+      r.test = litmus::Test{};
+      r.test.file = f;
+      r.test.name = std::filesystem::path(f).stem().string();
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    tests.push_back(std::move(r));
   }
   return tests;
 }
@@ -186,10 +233,11 @@ std::vector<litmus::Test> parseAll(const std::vector<std::string>& files, bool& 
 int cmdCheck(const Args& a) {
   const uint64_t maxMemory = applyMaxMemory(a);
   bool bad = false;
-  auto tests = parseAll(litmus::findTestFiles(a.paths), bad);
+  auto tests = parseAll(litmus::findTestFiles(a.paths), a.timeout, maxMemory, bad);
   if (bad && !a.keepGoing) return cli::kBadInput;
-  std::erase_if(tests, [&](const litmus::Test& t) { return !suite::inShard(t.name, a.shardOf()); });
-  for (const auto& t : tests) explainTarget(t, a);  // a bad --explain=STATE: usage, nothing run
+  std::erase_if(tests, [&](const ReadTest& t) { return !suite::inShard(t.test.name, a.shardOf()); });
+  for (const auto& t : tests)  // a bad --explain=STATE: usage, nothing run
+    if (t.unread.empty()) explainTarget(t.test, a);
   if (!a.graphDir.empty()) requireDirectory(a.graphDir);
   checker::Options opt = a.options();
   // An allowed state is explained by its witness execution.
@@ -205,7 +253,12 @@ int cmdCheck(const Args& a) {
       [&](size_t i) {
         std::ostringstream out, err;
         CheckOutput c;
-        c.status = cli::guarded([&] { return checkOne(tests[i], a, opt, out, err); }, err, tests[i].file);
+        const ReadTest& t = tests[i];
+        checker::Options o = opt;
+        o.spentSeconds = t.seconds;
+        c.status = cli::guarded(
+            [&] { return t.unread.empty() ? checkOne(t.test, a, o, out, err) : report(t.test, t.unknown(a), a, {}, out, err); },
+            err, t.test.file);
         c.out = out.str();
         c.err = err.str();
         return c;
@@ -215,7 +268,7 @@ int cmdCheck(const Args& a) {
         std::cout << c.out << std::flush;
         std::cerr << c.err << std::flush;
         status = cli::worse(status, c.status);
-        progress.update(i + 1, tests.size(), tests[i].name);
+        progress.update(i + 1, tests.size(), tests[i].test.name);
       });
   progress.clear();
   return bad ? cli::worse(status, cli::kBadInput) : status;

@@ -203,6 +203,8 @@ std::string CondParser::element(const std::string& location) {
     fail("expected a byte offset after '+' but found " + describe(k));
   ++pos_;
   int64_t offset = number(k);
+  if (offset < 0 && k.text[0] != '-')  // 2^63 and above read as negative (the bits of a .u64)
+    throw Error(k.loc, "offset " + k.text + " is out of range: an address names bytes 0 to 9223372036854775807");
   if (offset < 0) throw Error(k.loc, "an element offset must be non-negative");
   return elementName(location, offset);
 }

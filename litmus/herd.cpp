@@ -26,7 +26,8 @@ bool validTestName(std::string_view s) {
 
 class HerdParser {
  public:
-  HerdParser(std::string_view text, const std::string& file) : text_(text) {
+  HerdParser(std::string_view text, const std::string& file, const Deadline& deadline)
+      : text_(text), deadline_(deadline) {
     test_.file = file;
     test_.dat3mBarriers = true;
     lineStarts_.push_back(0);
@@ -68,6 +69,7 @@ class HerdParser {
   void renumberPlacement();
 
   std::string_view text_;
+  const Deadline& deadline_;
   std::vector<size_t> lineStarts_;
   size_t pos_ = 0;
   Test test_;
@@ -89,7 +91,7 @@ Test HerdParser::parse() {
   fixBareLoads();
   declareImplicitLocations();
   renumberPlacement();
-  validate(test_);
+  validate(test_, deadline_);
   return std::move(test_);
 }
 
@@ -124,10 +126,11 @@ void HerdParser::parseComments() {
   for (;;) {
     open = text_.find('{', open);
     if (open == std::string_view::npos) break;
-    size_t lineStart = text_.rfind('\n', open);
-    lineStart = lineStart == std::string_view::npos ? 0 : lineStart + 1;
+    const size_t lineStart = *std::prev(std::upper_bound(lineStarts_.begin(), lineStarts_.end(), open));
     if (trim(text_.substr(lineStart, open - lineStart)).empty()) break;
-    ++open;
+    // a '{' after other text on its line: so is every later '{' of that line (looking at each
+    // of them again would be quadratic in the line's length)
+    open = text_.find('\n', open);
   }
   std::string_view whole = trim(text_.substr(pos_, std::min(open, text_.size()) - pos_));
   const size_t at = offsetOf(whole);
@@ -202,6 +205,7 @@ void HerdParser::parseInit() {
   for (size_t i = 0; i <= body.size(); ++i) {
     if (i < body.size() && body[i] != ';' && body[i] != '\n') continue;
     std::string_view entry = trim(body.substr(start, i - start));
+    deadline_.check();
     if (!entry.empty()) parseInitEntry(entry);
     start = i + 1;
   }
@@ -282,6 +286,7 @@ void HerdParser::parseHeader() {
   std::string_view cells = line.substr(0, line.size() - 1);
   for (size_t start = 0;;) {
     size_t bar = std::min(cells.find('|', start), cells.size());
+    deadline_.check();
     parseHeaderCell(cells.substr(start, bar - start), names);
     if (bar == cells.size()) break;
     start = bar + 1;
@@ -346,6 +351,7 @@ void HerdParser::parseRows() {
       fail(pos_, "row has " + std::to_string(cells.size()) + " columns, expected " +
                      std::to_string(test_.threads.size()));
     for (size_t i = 0; i < cells.size(); ++i) {
+      deadline_.check();
       std::string_view cell = trim(cells[i]);
       if (!cell.empty())
         test_.threads[i].code.push_back(
@@ -357,16 +363,17 @@ void HerdParser::parseRows() {
 }
 
 void HerdParser::applyInitRegs() {
+  std::map<std::string_view, size_t> byName;
+  for (size_t i = 0; i < test_.threads.size(); ++i) byName.emplace(test_.threads[i].name, i);
   for (const InitReg& r : initRegs_) {
-    auto it = std::find_if(test_.threads.begin(), test_.threads.end(),
-                           [&](const Thread& t) { return t.name == r.thread; });
+    auto it = byName.find(r.thread);
+    size_t thread = it == byName.end() ? test_.threads.size() : it->second;
     std::optional<int64_t> index = lex::parseInteger(r.thread);  // herd also writes `0:r0=1`
-    if (it == test_.threads.end() && index && *index >= 0 &&
-        *index < static_cast<int64_t>(test_.threads.size()))
-      it = test_.threads.begin() + *index;
-    if (it == test_.threads.end())
+    if (it == byName.end() && index && *index >= 0 && *index < static_cast<int64_t>(test_.threads.size()))
+      thread = static_cast<size_t>(*index);
+    if (thread == test_.threads.size())
       fail(offsetOf(r.thread), "initial state names unknown thread " + std::string(r.thread));
-    it->initRegs[std::string(r.reg)] = r.value;
+    test_.threads[thread].initRegs[std::string(r.reg)] = r.value;
   }
 }
 
@@ -427,8 +434,8 @@ void HerdParser::renumberPlacement() {
 
 }  // namespace
 
-Test parseHerd(const std::string& text, const std::string& file) {
-  return HerdParser(text, file).parse();
+Test parseHerd(const std::string& text, const std::string& file, const Deadline& deadline) {
+  return HerdParser(text, file, deadline).parse();
 }
 
 }  // namespace litmus

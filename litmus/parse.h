@@ -1,20 +1,22 @@
 // Front ends: YAML and herd `.litmus` text -> Test, and Test -> YAML (for `litmus convert`).
 // Every function throws litmus::Error ("file:line:col: error: message") on bad input and never
-// returns a half-built Test.
+// returns a half-built Test. Reading and validation look at `deadline` as they go and throw
+// Deadline::Expired once it has passed (the caller's --timeout covers them too).
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include "base/deadline.h"
 #include "litmus/test.h"
 
 namespace litmus {
 
 // Reads PATH and dispatches on its extension: .yaml/.yml -> YAML, .litmus -> herd.
-Test parseFile(const std::string& path);
+Test parseFile(const std::string& path, const Deadline& deadline = {});
 
-Test parseYaml(const std::string& text, const std::string& file);
-Test parseHerd(const std::string& text, const std::string& file);
+Test parseYaml(const std::string& text, const std::string& file, const Deadline& deadline = {});
+Test parseHerd(const std::string& text, const std::string& file, const Deadline& deadline = {});
 
 enum class Dialect {
   Ptx,   // PTX as a programmer writes it: `st.release.gpu.global.u32 [x], 1;`
@@ -35,14 +37,15 @@ Term parseTerm(std::string_view text, const SourceLoc& loc, const Test& test);
 
 // Semantic checks common to both front ends (unknown registers/locations/labels/threads, placement
 // consistency, defaults for observed terms). Called by parseYaml/parseHerd before returning.
-void validate(Test& test);
+void validate(Test& test, const Deadline& deadline = {});
 
 // Tensor maps (litmus/ptx_instr_tensor.cpp): checks the `tensormap`, `dims`, `box` and `copy-of`
 // keys of the locations together and gives each map its initial global_address.
 void finishTensorMaps(Test& test);
 // Per-instruction checks of cp.async.bulk.tensor, tensormap.replace and multicast operands that
 // need the test's locations (called by validate).
-void validateTensorInstr(const Test& test, const Thread& thread, const Instr& in);
+class TestIndex;  // litmus/test_index.h
+void validateTensorInstr(const TestIndex& names, const Thread& thread, const Instr& in);
 
 // YAML text that parseYaml reads back into an equivalent Test.
 std::string toYaml(const Test& test);

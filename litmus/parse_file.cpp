@@ -7,7 +7,7 @@
 
 namespace litmus {
 
-Test parseFile(const std::string& path) {
+Test parseFile(const std::string& path, const Deadline& deadline) {
   auto endsWith = [&](std::string_view suffix) {
     return path.size() >= suffix.size() &&
            path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -23,7 +23,7 @@ Test parseFile(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw Error({path, 0, 0}, "cannot read '" + path + "'");
-  return yaml ? parseYaml(text.str(), path) : parseHerd(text.str(), path);
+  return yaml ? parseYaml(text.str(), path, deadline) : parseHerd(text.str(), path, deadline);
 }
 
 }  // namespace litmus

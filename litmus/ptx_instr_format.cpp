@@ -274,7 +274,14 @@ Operand readAddress(std::string_view s, const SourceLoc& loc) {
     std::string_view digits = trim(inner.substr(sign + 1));
     if (digits.empty() || digits[0] == '-' || digits[0] == '+') throw Error(loc, bad);
     std::optional<int64_t> v = parseInteger(std::string(1, inner[sign]).append(digits));
+    if (!v && isIntegerSyntax(digits))
+      throw Error(loc, "offset " + std::string(digits) + " in '" + std::string(s) +
+                           "' is out of range: an address names bytes 0 to 9223372036854775807");
     if (!v) throw Error(loc, bad);
+    // parseInteger reads 2^63 and above as negative (the bits of a .u64): not for an offset
+    if (inner[sign] == '+' && *v < 0)
+      throw Error(loc, "offset " + std::string(digits) + " in '" + std::string(s) +
+                           "' is out of range: an address names bytes 0 to 9223372036854775807");
     o.imm = *v;
   }
   return o;

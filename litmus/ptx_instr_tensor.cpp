@@ -10,6 +10,7 @@
 
 #include "litmus/instr_parser.h"
 #include "litmus/parse.h"
+#include "litmus/test_index.h"
 
 namespace litmus {
 namespace instr_detail {
@@ -244,25 +245,26 @@ void finishTensorMaps(Test& test) {
 
 // A location named directly must be in the state space the operand addresses (a mapa register
 // is checked where mapa is).
-void checkSpace(const Test& test, const Instr& in, const Operand& o, bool shared) {
-  const Location* l = o.kind == Operand::Kind::Addr ? findLocation(test, o.name) : nullptr;
+void checkSpace(const TestIndex& names, const Instr& in, const Operand& o, bool shared) {
+  const Location* l = o.kind == Operand::Kind::Addr ? names.location(o.name) : nullptr;
   if (l && (l->space != Space::Global) != shared)
     throw Error(o.loc, "'" + o.name + "' is in " + (shared ? "global" : "shared") + " memory, but '" + in.text +
                            "' addresses it in " + (shared ? "shared" : "global") + " memory");
 }
 
-void validateTensorInstr(const Test& test, const Thread& thread, const Instr& in) {
+void validateTensorInstr(const TestIndex& names, const Thread& thread, const Instr& in) {
   if (in.op != Opcode::Async) return;
+  const Test& test = names.test();
   if (in.asyncOp == AsyncOp::TensorLoad) {
-    checkSpace(test, in, in.args[0], true);
-    checkSpace(test, in, in.args[2 + static_cast<size_t>(in.tensorDims)], true);
+    checkSpace(names, in, in.args[0], true);
+    checkSpace(names, in, in.args[2 + static_cast<size_t>(in.tensorDims)], true);
   }
-  if (in.asyncOp == AsyncOp::TensorStore) checkSpace(test, in, in.args[1 + static_cast<size_t>(in.tensorDims)], true);
-  if (in.asyncOp == AsyncOp::TensormapReplace) checkSpace(test, in, in.args[0], in.space != Space::Global);
+  if (in.asyncOp == AsyncOp::TensorStore) checkSpace(names, in, in.args[1 + static_cast<size_t>(in.tensorDims)], true);
+  if (in.asyncOp == AsyncOp::TensormapReplace) checkSpace(names, in, in.args[0], in.space != Space::Global);
   const bool tensor = in.asyncOp == AsyncOp::TensorLoad || in.asyncOp == AsyncOp::TensorStore;
   if (tensor) {
     const Operand& m = in.args[in.asyncOp == AsyncOp::TensorLoad ? 1 : 0];
-    const Location* l = findLocation(test, m.name);
+    const Location* l = names.location(m.name);
     if (l && l->tensorOf.empty())
       throw Error(m.loc, "'" + m.name + "' is no tensor map (declare it with 'tensormap:')");
     if (l && static_cast<int>(l->tensorDims.size()) != in.tensorDims)
@@ -271,7 +273,7 @@ void validateTensorInstr(const Test& test, const Thread& thread, const Instr& in
   }
   if (in.asyncOp == AsyncOp::TensormapReplace) {
     const Operand& v = in.args[1];
-    const Location* target = v.kind == Operand::Kind::Addr ? findLocation(test, v.name) : nullptr;
+    const Location* target = v.kind == Operand::Kind::Addr ? names.location(v.name) : nullptr;
     if (target && target->space != Space::Global)
       throw Error(v.loc, "the new global address must be a global location; '" + v.name + "' is shared");
   }

@@ -2,7 +2,10 @@
 // lexical helpers (ptx_format.h) that every front end uses to read names and integers.
 #include "litmus/test.h"
 
+#include <algorithm>
 #include <charconv>
+#include <iterator>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -169,6 +172,12 @@ std::optional<std::pair<std::string, int64_t>> splitElementName(std::string_view
   return std::make_pair(std::string(base), *v);
 }
 
+std::optional<int64_t> offsetPlus(int64_t offset, int64_t extra) {
+  int64_t sum = 0;
+  if (offset < 0 || extra < 0 || __builtin_add_overflow(offset, extra, &sum)) return std::nullopt;
+  return sum;
+}
+
 int64_t initialValue(const Location& loc, int64_t offset) {
   if (loc.initAt.empty()) return loc.init;
   auto it = loc.initAt.find(offset);
@@ -261,6 +270,8 @@ std::vector<BulkRange> bulkRanges(const Instr& in) {
   return {{0, in.args[2].imm}, {1, in.args[2].imm}};
 }
 
+// Counted per cluster and per warp in maps: comparing every pair of threads was quadratic
+// (issue 30: 40,000 threads in one CTA).
 Placement placementOf(const Test& test) {
   const size_t n = test.threads.size();
   Placement p;
@@ -268,23 +279,23 @@ Placement placementOf(const Test& test) {
   p.ctas.assign(n, 0);
   p.lane.assign(n, 0);
   p.lanes.assign(n, 1);
+  std::map<std::pair<int, int>, std::vector<int>> ctasOf;  // (gpu, cluster) -> CTAs, sorted
+  std::map<std::pair<int, int>, int> lanesOf;              // (cta, warp) -> threads so far
+  for (const Thread& t : test.threads) ctasOf[{t.gpu, t.cluster}].push_back(t.cta);
+  for (auto& [cluster, ctas] : ctasOf) {
+    std::sort(ctas.begin(), ctas.end());
+    ctas.erase(std::unique(ctas.begin(), ctas.end()), ctas.end());
+  }
   for (size_t i = 0; i < n; ++i) {
     const Thread& t = test.threads[i];
-    std::set<int> ctas;
-    for (const Thread& u : test.threads)
-      if (u.gpu == t.gpu && u.cluster == t.cluster) ctas.insert(u.cta);
-    p.rank[i] = static_cast<int>(std::distance(ctas.begin(), ctas.find(t.cta)));
+    if (t.warp >= 0) p.lane[i] = lanesOf[{t.cta, t.warp}]++;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const Thread& t = test.threads[i];
+    const std::vector<int>& ctas = ctasOf.at({t.gpu, t.cluster});
+    p.rank[i] = static_cast<int>(std::lower_bound(ctas.begin(), ctas.end(), t.cta) - ctas.begin());
     p.ctas[i] = static_cast<int>(ctas.size());
-    if (t.warp < 0) continue;
-    int lane = 0, lanes = 0;
-    for (size_t j = 0; j < n; ++j) {
-      const Thread& u = test.threads[j];
-      if (u.cta != t.cta || u.warp != t.warp) continue;
-      if (j < i) ++lane;
-      ++lanes;
-    }
-    p.lane[i] = lane;
-    p.lanes[i] = lanes;
+    if (t.warp >= 0) p.lanes[i] = lanesOf.at({t.cta, t.warp});
   }
   return p;
 }

@@ -335,6 +335,9 @@ std::string elementName(const std::string& location, int64_t offset);
 // "x+4" -> {"x", 4}; "x" -> {"x", 0}. nullopt unless the text is an identifier, optionally
 // followed by '+' and a decimal or 0x number.
 std::optional<std::pair<std::string, int64_t>> splitElementName(std::string_view);
+// The byte `extra` (>= 0) bytes past `offset` (>= 0); nullopt past the last byte an address can
+// name, 2^63 - 1. Offsets come from the file and may be that large: every sum is checked.
+std::optional<int64_t> offsetPlus(int64_t offset, int64_t extra);
 // The initial value of `loc` at byte offset `offset` (Location::init / initAt).
 int64_t initialValue(const Location& loc, int64_t offset);
 

@@ -8,6 +8,7 @@
 
 #include "litmus/parse.h"
 #include "litmus/ptx_format.h"
+#include "litmus/test_index.h"
 
 namespace litmus {
 namespace {
@@ -35,13 +36,14 @@ void checkUniqueNames(const Test& test) {
 }
 
 // An alias of an alias names the same memory: point every alias at the root location.
-void resolveAliases(Test& test) {
+void resolveAliases(Test& test, const Deadline& deadline) {
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < test.locations.size(); ++i) index[test.locations[i].name] = i;
   for (Location& l : test.locations) {
     if (l.aliasOf.empty()) continue;
     std::string root = l.aliasOf;
     for (size_t steps = 0;; ++steps) {
+      deadline.check();  // a chain of n aliases takes n steps for each of them
       auto it = index.find(root);
       if (it == index.end())
         throw Error(l.loc, "'" + l.name + "' is an alias of unknown location '" + root + "'");
@@ -60,19 +62,26 @@ void resolveAliases(Test& test) {
   }
 }
 
-void checkPlacement(const Test& test) {
+// The first pair (in file order of the later thread, then of the earlier) placed inconsistently.
+// The threads before one that passed agree with each other, so each of them agrees with the
+// first thread of its CTA and of its cluster: comparing with those two is enough (linear; every
+// pair was quadratic).
+void checkPlacement(const Test& test, const Deadline& deadline) {
+  std::map<int, size_t> firstOfCta, firstOfCluster;
   for (size_t j = 0; j < test.threads.size(); ++j) {
+    deadline.check();
     const Thread& b = test.threads[j];
-    for (size_t i = 0; i < j; ++i) {
-      const Thread& a = test.threads[i];
-      std::string pair = "threads " + a.name + " and " + b.name;
-      if (a.cta == b.cta && a.cluster != b.cluster)
-        throw Error(b.loc, pair + " share CTA " + std::to_string(a.cta) + " but not cluster");
-      if (a.cta == b.cta && a.gpu != b.gpu)
-        throw Error(b.loc, pair + " share CTA " + std::to_string(a.cta) + " but not GPU");
-      if (a.cluster == b.cluster && a.gpu != b.gpu)
-        throw Error(b.loc, pair + " share cluster " + std::to_string(a.cluster) + " but not GPU");
-    }
+    const auto cta = firstOfCta.emplace(b.cta, j).first, cluster = firstOfCluster.emplace(b.cluster, j).first;
+    const Thread &c = test.threads[cta->second], &k = test.threads[cluster->second];
+    const bool ctaClash = c.cluster != b.cluster || c.gpu != b.gpu, clusterClash = k.gpu != b.gpu;
+    if (!ctaClash && !clusterClash) continue;
+    const Thread& a = ctaClash && (!clusterClash || cta->second < cluster->second) ? c : k;
+    const std::string pair = "threads " + a.name + " and " + b.name;
+    if (a.cta == b.cta && a.cluster != b.cluster)
+      throw Error(b.loc, pair + " share CTA " + std::to_string(a.cta) + " but not cluster");
+    if (a.cta == b.cta && a.gpu != b.gpu)
+      throw Error(b.loc, pair + " share CTA " + std::to_string(a.cta) + " but not GPU");
+    throw Error(b.loc, pair + " share cluster " + std::to_string(a.cluster) + " but not GPU");
   }
 }
 
@@ -126,6 +135,9 @@ void checkThread(const Thread& t, const std::set<std::string>& locations) {
       const Operand& a = in.args[i];
       if (a.kind == Operand::Kind::Reg && !regs.count(a.name) && !isSpecialRegister(a.name))
         unwritten(a.name, a.loc);
+      if (a.kind == Operand::Kind::RegAddr && a.imm < 0)
+        throw Error(a.loc, "negative offset in '" + formatOperand(a, Type::None) + "': an address register %" +
+                               a.name + " names its location or one of its elements [%" + a.name + "+K], K >= 0");
       if (a.kind != Operand::Kind::Addr) continue;
       if (!locations.count(a.name)) throw Error(a.loc, "unknown location '" + a.name + "'");
       if (a.imm < 0)
@@ -175,13 +187,12 @@ std::vector<std::pair<size_t, Space>> operandSpaces(const Instr& in) {
 // location, or `.shared{::cta,::cluster}` on a global one, addresses memory the test does not
 // declare. Generic addresses reach either; `.const` reads global memory through the constant
 // proxy (§8.6). The GPU runner relies on this rule too.
-void checkStateSpaces(const Test& test, const Instr& in) {
+void checkStateSpaces(const TestIndex& names, const Instr& in) {
   for (const auto& [index, space] : operandSpaces(in)) {
     if (index >= in.args.size() || in.args[index].kind != Operand::Kind::Addr) continue;
     const Operand& a = in.args[index];
-    auto l = std::find_if(test.locations.begin(), test.locations.end(),
-                          [&](const Location& x) { return x.name == a.name; });
-    if (l == test.locations.end()) continue;  // reported by checkThread
+    const Location* l = names.location(a.name);
+    if (!l) continue;  // reported by checkThread
     const bool sharedLoc = l->space != Space::Global;
     const bool sharedAccess =
         space == Space::Shared || space == Space::SharedCta || space == Space::SharedCluster;
@@ -232,58 +243,67 @@ class TermChecker {
 // typed access (each element of a vector atom/red) covers [offset, offset + size) of its root
 // location; untyped (herd-style) accesses have no size and are not checked. A condition term
 // names the element starting at its offset, so it may not point inside an access either.
+// Offsets may be as large as 2^63 - 1, so ranges end in uint64_t and are built by offsetPlus.
 class MixedSizeCheck {
  public:
   explicit MixedSizeCheck(const Test& test) : test_(test) {
     for (const Location& l : test.locations) root_[l.name] = l.aliasOf.empty() ? l.name : l.aliasOf;
   }
-  void run() const {
-    std::vector<Access> all;
+  void run() {
     for (const Thread& t : test_.threads)
-      for (const Instr& in : t.code) {
-        for (const BulkRange& r : bulkRanges(in)) {  // a bulk copy accesses 4-byte words
-          const std::string loc = addressLocation(t, in.args[r.operand]);
-          for (int64_t k = 0; k < r.bytes && !loc.empty(); k += 4)
-            all.push_back({&t, &in, root_.at(loc), in.args[r.operand].imm + k, 4});
-        }
-        int a = addressIndex(in), size = elementBytes(in);
-        if (a < 0 || size == 0) continue;
-        const Operand& addr = in.args[a];
-        const std::string loc = addressLocation(t, addr);
-        if (loc.empty()) continue;
-        for (int i = 0; i < in.vec; ++i)
-          all.push_back({&t, &in, root_.at(loc), addr.imm + int64_t{i} * size, size});
-      }
+      for (const Instr& in : t.code) collect(t, in);
     // Accesses of one root, sorted by offset: a partial overlap shows between neighbours of
     // distinct (offset, size), comparing each with the widest range seen so far.
-    std::stable_sort(all.begin(), all.end(), [](const Access& x, const Access& y) {
-      return std::tie(x.root, x.offset) < std::tie(y.root, y.offset);
-    });
-    const Access* widest = nullptr;
-    for (const Access& x : all) {
-      if (widest && widest->root == x.root && x.offset < widest->offset + widest->size &&
-          (x.offset != widest->offset || x.size != widest->size))
-        fail(*widest, x);
-      if (!widest || widest->root != x.root ||
-          x.offset + x.size > widest->offset + widest->size)
-        widest = &x;
+    for (auto& [root, all] : byRoot_) {
+      std::stable_sort(all.begin(), all.end(),
+                       [](const Access& x, const Access& y) { return x.offset < y.offset; });
+      const Access* widest = nullptr;
+      for (const Access& x : all) {
+        if (widest && static_cast<uint64_t>(x.offset) < widest->end &&
+            (x.offset != widest->offset || x.end != widest->end))
+          fail(*widest, x);
+        if (!widest || x.end > widest->end) widest = &x;
+      }
     }
-    checkTerms(all);
+    checkTerms();
   }
 
  private:
   struct Access {
     const Thread* thread;
     const Instr* in;
-    std::string root;
+    const std::string* root;
     int64_t offset;
-    int size;
+    uint64_t end;  // one past the last byte: up to 2^63
   };
-  static std::string describe(const Access& a) {
-    return "'" + a.in->text + "' (" + a.thread->name + ", bytes " + std::to_string(a.offset) +
-           ".." + std::to_string(a.offset + a.size - 1) + " of " + a.root + ")";
+  void add(const Thread& t, const Instr& in, const Operand& addr, const std::string& loc, int64_t extra,
+           int size) {
+    const std::optional<int64_t> first = offsetPlus(addr.imm, extra);
+    const std::optional<int64_t> last = first ? offsetPlus(*first, size - 1) : std::nullopt;
+    if (!last)
+      throw Error(addr.loc, "'" + in.text + "' reaches past byte 9223372036854775807 of '" + loc +
+                                "', the last an address can name");
+    const std::string& root = root_.at(loc);
+    byRoot_[root].push_back({&t, &in, &root, *first, static_cast<uint64_t>(*last) + 1});
   }
-  [[noreturn]] static void fail(const Access& a, const Access& b) {
+  void collect(const Thread& t, const Instr& in) {
+    for (const BulkRange& r : bulkRanges(in)) {  // a bulk copy accesses 4-byte words
+      const Operand& addr = in.args[r.operand];
+      const std::string loc = addressLocation(t, addr);
+      for (int64_t k = 0; k < r.bytes && !loc.empty(); k += 4) add(t, in, addr, loc, k, 4);
+    }
+    int a = addressIndex(in), size = elementBytes(in);
+    if (a < 0 || size == 0) return;
+    const Operand& addr = in.args[a];
+    const std::string loc = addressLocation(t, addr);
+    if (loc.empty()) return;
+    for (int i = 0; i < in.vec; ++i) add(t, in, addr, loc, int64_t{i} * size, size);
+  }
+  std::string describe(const Access& a) const {
+    return "'" + a.in->text + "' (" + a.thread->name + ", bytes " + std::to_string(a.offset) + ".." +
+           std::to_string(a.end - 1) + " of " + *a.root + ")";
+  }
+  [[noreturn]] void fail(const Access& a, const Access& b) const {
     // report at the instruction that comes later in the file
     const Access& later = std::tie(b.in->loc.line, b.in->loc.col) >=
                                   std::tie(a.in->loc.line, a.in->loc.col)
@@ -294,53 +314,62 @@ class MixedSizeCheck {
                 "mixed-size accesses are outside the PTX memory model (§8.7.2): " +
                     describe(earlier) + " and " + describe(later));
   }
-  void checkTerm(const std::vector<Access>& all, const Term& t) const {
+  // Once no two ranges overlap partially, those of a root are disjoint or equal: the one that
+  // could hold an offset is the last starting before it.
+  void checkTerm(const Term& t) const {
     if (t.kind != Term::Kind::Mem) return;
     auto element = splitElementName(t.name);
     if (!element || !root_.count(element->first)) return;
-    const std::string& root = root_.at(element->first);
-    for (const Access& a : all)
-      if (a.root == root && a.offset < element->second && element->second < a.offset + a.size)
-        throw Error(t.loc, "condition names '" + t.name + "', which lies inside the access " +
-                               describe(a) + " (mixed sizes are outside the model, §8.7.2)");
+    auto it = byRoot_.find(root_.at(element->first));
+    if (it == byRoot_.end()) return;
+    const std::vector<Access>& all = it->second;
+    auto after = std::lower_bound(all.begin(), all.end(), element->second,
+                                  [](const Access& a, int64_t v) { return a.offset < v; });
+    if (after == all.begin()) return;
+    const Access& a = *std::prev(after);
+    if (a.offset < element->second && static_cast<uint64_t>(element->second) < a.end)
+      throw Error(t.loc, "condition names '" + t.name + "', which lies inside the access " + describe(a) +
+                             " (mixed sizes are outside the model, §8.7.2)");
   }
-  void checkTerms(const std::vector<Access>& all) const {
-    std::vector<Term> terms = conditionTerms(test_.condition);
-    terms.insert(terms.end(), test_.observed.begin(), test_.observed.end());
-    for (const Term& t : terms) checkTerm(all, t);
+  void checkTerms() const {
+    for (const Term& t : conditionTerms(test_.condition)) checkTerm(t);
+    for (const Term& t : test_.observed) checkTerm(t);
   }
 
   const Test& test_;
   std::map<std::string, std::string> root_;
+  std::map<std::string, std::vector<Access>> byRoot_;
 };
 
 }  // namespace
 
-void checkClusters(const Test& test);  // validate_cluster.cpp
-void resolveAddressMoves(Test& test);   // validate_address.cpp
-void checkAddressForms(const Test& test);
-void resolveRegisterAddresses(Test& test);  // validate_regaddr.cpp
-void checkGrids(const Test& test);     // validate_grid.cpp
+void checkClusters(const TestIndex& names, const Deadline& deadline);  // validate_cluster.cpp
+void resolveAddressMoves(Test& test, const TestIndex& names);          // validate_address.cpp
+void checkAddressForms(const TestIndex& names);
+void resolveRegisterAddresses(Test& test);                    // validate_regaddr.cpp
+void checkGrids(const Test& test, const Deadline& deadline);  // validate_grid.cpp
 
-void validate(Test& test) {
+void validate(Test& test, const Deadline& deadline) {
   checkUniqueNames(test);
-  resolveAliases(test);
-  checkPlacement(test);
-  resolveAddressMoves(test);
+  resolveAliases(test, deadline);
+  checkPlacement(test, deadline);
+  const TestIndex names(test);  // the locations no longer change, only instructions do
+  resolveAddressMoves(test, names);
   resolveRegisterAddresses(test);
   std::set<std::string> locations;
   for (const Location& l : test.locations) locations.insert(l.name);
   for (const Thread& t : test.threads) {
+    deadline.check();
     checkThread(t, locations);
     for (const Instr& in : t.code) {
       checkBarrierOperands(test, in);
-      checkStateSpaces(test, in);
-      validateTensorInstr(test, t, in);
+      checkStateSpaces(names, in);
+      validateTensorInstr(names, t, in);
     }
   }
-  checkClusters(test);
-  checkAddressForms(test);
-  checkGrids(test);
+  checkClusters(names, deadline);
+  checkAddressForms(names);
+  checkGrids(test, deadline);
   TermChecker terms(test);
   terms.check(test.condition);
   for (const Term& t : test.observed) terms.check(t);

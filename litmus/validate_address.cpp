@@ -7,6 +7,7 @@
 
 #include "litmus/parse.h"
 #include "litmus/ptx_format.h"
+#include "litmus/test_index.h"
 
 namespace litmus {
 namespace {
@@ -20,12 +21,12 @@ const Location* find(const Test& test, const std::string& name) {
 bool isShared(Space s) { return s == Space::Shared || s == Space::SharedCta || s == Space::SharedCluster; }
 
 // `mov.type d, x` where x is a location and no register of the thread is called x.
-void resolveMov(const Test& test, const std::set<std::string>& regs, Instr& in) {
+void resolveMov(const TestIndex& names, const std::set<std::string>& regs, Instr& in) {
   if (in.op != Opcode::Mov || in.args.size() != 2 || in.args[1].kind != Operand::Kind::Reg) return;
   Operand& src = in.args[1];
-  const Location* l = find(test, src.name);
+  const Location* l = names.location(src.name);
   if (!l || regs.count(src.name) || isSpecialRegister(src.name)) return;
-  const Location* root = l->aliasOf.empty() ? l : find(test, l->aliasOf);
+  const Location* root = l->aliasOf.empty() ? l : names.location(l->aliasOf);
   const bool shared = root && root->space != Space::Global;
   const Type ty = in.type;
   if (ty != Type::B32 && ty != Type::U32 && ty != Type::B64 && ty != Type::U64)
@@ -40,7 +41,7 @@ void resolveMov(const Test& test, const std::set<std::string>& regs, Instr& in) 
 
 // cvta names a location of its space (or a register holding an address); cvta.to takes a
 // generic address.
-void checkCvta(const Test& test, const Thread& t, const Instr& in) {
+void checkCvta(const TestIndex& names, const Thread& t, const Instr& in) {
   if (in.op != Opcode::Cvta || in.space == Space::Generic) return;
   const Operand& src = in.args[1];
   std::string name = src.name;
@@ -52,9 +53,9 @@ void checkCvta(const Test& test, const Thread& t, const Instr& in) {
       throw Error(src.loc, "%" + src.name + " holds no address: 'cvta' converts the address of a "
                                             "location, from 'cvta', 'mov d, LOCATION' or mapa");
   }
-  const Location* l = find(test, name);
+  const Location* l = names.location(name);
   if (!l) throw Error(src.loc, "unknown location '" + name + "'");
-  const Location* root = l->aliasOf.empty() ? l : find(test, l->aliasOf);
+  const Location* root = l->aliasOf.empty() ? l : names.location(l->aliasOf);
   const bool shared = root && root->space != Space::Global;
   if (shared != isShared(in.space))
     throw Error(src.loc, "'" + name + "' is a " + (shared ? "shared" : "global") + " location, and '" +
@@ -62,13 +63,14 @@ void checkCvta(const Test& test, const Thread& t, const Instr& in) {
 }
 
 // try_cancel writes its response into shared memory and completes on an mbarrier there.
-void checkClc(const Test& test, const Thread& t, const Instr& in) {
+void checkClc(const TestIndex& names, const Thread& t, const Instr& in) {
+  const Test& test = names.test();
   if (in.op != Opcode::Clc || in.clcOp != ClcOp::TryCancel) return;
   for (const Operand& a : in.args) {
     const std::string name = addressLocation(t, a);
-    const Location* l = find(test, name);
+    const Location* l = names.location(name);
     if (!l) throw Error(a.loc, "unknown location '" + name + "'");
-    const Location* root = l->aliasOf.empty() ? l : find(test, l->aliasOf);
+    const Location* root = l->aliasOf.empty() ? l : names.location(l->aliasOf);
     if (!root || root->space == Space::Global)
       throw Error(a.loc, "'" + name + "' is a global location; 'clusterlaunchcontrol.try_cancel' "
                                       "takes its response address and mbarrier in .shared::cta");
@@ -103,21 +105,21 @@ std::string multicastCopy(const Test& test, const std::string& loc, int fromCta,
   return "";
 }
 
-void resolveAddressMoves(Test& test) {
+void resolveAddressMoves(Test& test, const TestIndex& names) {
   for (Thread& t : test.threads) {
     std::set<std::string> regs;
     for (const auto& [name, v] : t.initRegs) regs.insert(name);
     for (const Instr& in : t.code)
       for (int i = 0; i < destCount(in); ++i) regs.insert(in.args[static_cast<size_t>(i)].name);
-    for (Instr& in : t.code) resolveMov(test, regs, in);
+    for (Instr& in : t.code) resolveMov(names, regs, in);
   }
 }
 
-void checkAddressForms(const Test& test) {
-  for (const Thread& t : test.threads)
+void checkAddressForms(const TestIndex& names) {
+  for (const Thread& t : names.test().threads)
     for (const Instr& in : t.code) {
-      checkCvta(test, t, in);
-      checkClc(test, t, in);
+      checkCvta(names, t, in);
+      checkClc(names, t, in);
     }
 }
 

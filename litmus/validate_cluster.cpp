@@ -6,6 +6,7 @@
 
 #include "litmus/parse.h"
 #include "litmus/ptx_format.h"
+#include "litmus/test_index.h"
 
 namespace litmus {
 namespace {
@@ -25,25 +26,19 @@ Space addressSpaceOf(const Instr& w) {
   return s == Space::Shared ? Space::SharedCta : s;
 }
 
-const Location* findLocation(const Test& test, const std::string& name) {
-  for (const Location& l : test.locations)
-    if (l.name == name) return &l;
-  return nullptr;
-}
-
-void checkOwners(const Test& test) {
-  for (const Location& l : test.locations)
-    if (l.ownerCta >= 0 && threadInCta(test, l.ownerCta) < 0)
+void checkOwners(const TestIndex& names) {
+  for (const Location& l : names.test().locations)
+    if (l.ownerCta >= 0 && names.threadInCta(l.ownerCta) < 0)
       throw Error(l.loc, "'" + l.name + "' lives in the shared memory of CTA " +
                              std::to_string(l.ownerCta) + ", in which no thread runs");
 }
 
 // `[x]` from another CTA would be that CTA's own copy of x, which the test does not declare.
-void checkDirectAccess(const Test& test, const Thread& t, const Instr& in) {
+void checkDirectAccess(const TestIndex& names, const Thread& t, const Instr& in) {
   if (in.op == Opcode::Mapa || in.op == Opcode::GetCtaRank) return;
   for (const Operand& a : in.args) {
     if (a.kind != Operand::Kind::Addr) continue;
-    const Location* l = findLocation(test, a.name);
+    const Location* l = names.location(a.name);
     if (!l || l->ownerCta < 0 || l->ownerCta == t.cta) continue;
     throw Error(a.loc, t.name + " runs in CTA " + std::to_string(t.cta) + ", but '" + a.name +
                            "' lives in the shared memory of CTA " + std::to_string(l->ownerCta) +
@@ -52,16 +47,16 @@ void checkDirectAccess(const Test& test, const Thread& t, const Instr& in) {
 }
 
 // mapa and getctarank name a shared location placed in a CTA of the thread's cluster.
-void checkMapa(const Test& test, const Thread& t, const Instr& in) {
+void checkMapa(const TestIndex& names, const Thread& t, const Instr& in) {
   if (in.op != Opcode::Mapa && in.op != Opcode::GetCtaRank) return;
   const Operand& src = in.args[1];
   if (src.kind != Operand::Kind::Addr) return;  // a register: checked as an address register
-  const Location* l = findLocation(test, src.name);
+  const Location* l = names.location(src.name);
   if (!l) throw Error(src.loc, "unknown location '" + src.name + "'");
   if (l->space == Space::Global || l->ownerCta < 0)
     throw Error(src.loc, "'" + src.name + "' must be a shared location placed in a CTA "
                          "(space: shared, cta: N) for '" + in.text + "'");
-  const Thread& owner = test.threads[threadInCta(test, l->ownerCta)];
+  const Thread& owner = names.test().threads[static_cast<size_t>(names.threadInCta(l->ownerCta))];
   if (owner.cluster != t.cluster || owner.gpu != t.gpu)
     throw Error(src.loc, "'" + src.name + "' lives in CTA " + std::to_string(l->ownerCta) +
                              ", outside the cluster of " + t.name);
@@ -110,10 +105,10 @@ void checkAddressRegisters(const Thread& t, const Instr& in) {
 
 // §9.7.13.15.13-14: an arrive on an mbarrier of another CTA (a generic address from mapa; the
 // .shared::cluster form is checked by the parser) returns no state: the destination must be `_`.
-void checkRemoteArriveSink(const Test& test, const Thread& t, const Instr& in) {
+void checkRemoteArriveSink(const TestIndex& names, const Thread& t, const Instr& in) {
   const bool arrive = in.op == Opcode::Mbarrier && (in.mbarOp == MbarOp::Arrive || in.mbarOp == MbarOp::ArriveDrop);
   if (!arrive || in.args.size() < 2 || in.args[0].name == "_" || in.args[1].kind != Operand::Kind::RegAddr) return;
-  const Location* l = findLocation(test, regLocation(t, in.args[1].name));
+  const Location* l = names.location(regLocation(t, in.args[1].name));
   if (!l || l->ownerCta < 0 || l->ownerCta == t.cta) return;
   throw Error(in.args[0].loc, "'" + in.text + "' arrives on '" + l->name + "' in the shared memory of CTA " +
                                   std::to_string(l->ownerCta) + ", so it returns no state: its destination "
@@ -162,18 +157,19 @@ void checkWarps(const Test& test, const Placement& p) {
 
 }  // namespace
 
-void checkClusters(const Test& test) {
-  checkOwners(test);
-  for (const Thread& t : test.threads) {
+void checkClusters(const TestIndex& names, const Deadline& deadline) {
+  checkOwners(names);
+  for (const Thread& t : names.test().threads) {
+    deadline.check();
     checkSpecialWrites(t);
     for (const Instr& in : t.code) {
-      checkDirectAccess(test, t, in);
-      checkMapa(test, t, in);
+      checkDirectAccess(names, t, in);
+      checkMapa(names, t, in);
       checkAddressRegisters(t, in);
-      checkRemoteArriveSink(test, t, in);
+      checkRemoteArriveSink(names, t, in);
     }
   }
-  checkWarps(test, placementOf(test));
+  checkWarps(names.test(), placementOf(names.test()));
 }
 
 }  // namespace litmus

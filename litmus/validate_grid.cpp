@@ -7,6 +7,7 @@
 #include <set>
 
 #include "litmus/parse.h"
+#include "base/deadline.h"
 
 namespace litmus {
 
@@ -72,12 +73,28 @@ void checkLaunches(const Test& test) {
                              std::to_string(first[0]) + ": the launches form a cycle");
 }
 
-// A CTA or cluster is part of one launch, and one stream runs on one GPU.
-void checkPlacement(const Test& test) {
-  for (size_t j = 0; j < test.threads.size(); ++j)
-    for (size_t i = 0; i < j; ++i) {
-      const Thread &a = test.threads[i], &b = test.threads[j];
-      if (a.grid == b.grid) continue;
+// A CTA or cluster is part of one launch, and one stream runs on one GPU. Reports the first
+// clashing pair (in file order of the later thread, then of the earlier). The threads before one
+// that passed agree with each other, so the earliest clash is with the first thread of its CTA,
+// of its cluster, or of some (grid, GPU): comparing with those is enough (every pair was
+// quadratic in the threads).
+void checkPlacement(const Test& test, const Deadline& deadline) {
+  std::map<int, size_t> firstOfCta, firstOfCluster;
+  std::map<std::pair<int, int>, size_t> firstOfGridGpu;
+  for (size_t j = 0; j < test.threads.size(); ++j) {
+    const Thread& b = test.threads[j];
+    size_t i = j;  // the earliest clash
+    const size_t c = firstOfCta.emplace(b.cta, j).first->second, k = firstOfCluster.emplace(b.cluster, j).first->second;
+    if (test.threads[c].grid != b.grid) i = std::min(i, c);
+    if (test.threads[k].grid != b.grid) i = std::min(i, k);
+    for (const auto& [gridGpu, first] : firstOfGridGpu) {
+      deadline.check();
+      if (gridGpu.first != b.grid && gridGpu.second != b.gpu) i = std::min(i, first);
+    }
+    firstOfGridGpu.emplace(std::make_pair(b.grid, b.gpu), j);
+    if (i == j) continue;
+    {
+      const Thread& a = test.threads[i];
       const std::string pair = "threads " + a.name + " and " + b.name;
       if (a.cta == b.cta)
         throw Error(b.loc, pair + " share CTA " + std::to_string(a.cta) + " but are in grids " +
@@ -89,6 +106,7 @@ void checkPlacement(const Test& test) {
         throw Error(b.loc, pair + " are in grids of one stream but on GPUs " + std::to_string(a.gpu) + " and " +
                                std::to_string(b.gpu) + " (a stream runs on one GPU)");
     }
+  }
 }
 
 // Shared memory belongs to a CTA and ends with its grid: a grid cannot see another's.
@@ -127,10 +145,10 @@ LaunchOrder launchOrder(const Test& test) {
   return o;
 }
 
-void checkGrids(const Test& test) {
+void checkGrids(const Test& test, const Deadline& deadline) {
   if (test.grids.empty() && threadGrids(test).size() <= 1) return;
   checkLaunches(test);
-  checkPlacement(test);
+  checkPlacement(test, deadline);
   checkSharedAcrossGrids(test);
 }
 

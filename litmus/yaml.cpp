@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <istream>
+#include <streambuf>
 #include <vector>
 
 #include "litmus/parse.h"
@@ -36,9 +38,35 @@ struct Placed {
   SourceLoc loc;
 };
 
+// yaml-cpp reads its input through a stream, a buffer at a time, and takes about half a second a
+// megabyte; a buffer that looks at the deadline before each refill lets the scan of a large file
+// (one 50 MB line took 30 s) end with Deadline::Expired, which yaml-cpp lets pass.
+class DeadlineBuffer : public std::streambuf {
+ public:
+  DeadlineBuffer(const std::string& text, const Deadline& deadline) : text_(text), deadline_(deadline) {}
+
+ protected:
+  int_type underflow() override {
+    deadline_.check();
+    if (next_ >= text_.size()) return traits_type::eof();
+    const size_t n = std::min<size_t>(kChunk, text_.size() - next_);
+    char* begin = const_cast<char*>(text_.data()) + next_;  // read only: no putback area is set
+    setg(begin, begin, begin + n);
+    next_ += n;
+    return traits_type::to_int_type(*begin);
+  }
+
+ private:
+  static constexpr size_t kChunk = 64 * 1024;
+  const std::string& text_;
+  const Deadline& deadline_;
+  size_t next_ = 0;
+};
+
 class YamlParser {
  public:
-  YamlParser(const std::string& text, const std::string& file) : source_(text) {
+  YamlParser(const std::string& text, const std::string& file, const Deadline& deadline)
+      : source_(text), deadline_(deadline) {
     test_.file = file;
     size_t start = 0;
     for (size_t i = 0; i <= text.size(); ++i)
@@ -74,6 +102,7 @@ class YamlParser {
   void parseGrids(const YAML::Node& list);
 
   std::string source_;
+  const Deadline& deadline_;
   std::vector<std::string_view> lines_;
   Test test_;
 };
@@ -129,8 +158,10 @@ Test YamlParser::parse() {
   YAML::Node root;
   try {
     // one test per file: a second document would be dropped without a word
+    DeadlineBuffer buffer(source_, deadline_);
+    std::istream in(&buffer);
     std::vector<YAML::Node> docs;
-    for (const YAML::Node& d : YAML::LoadAll(source_))
+    for (const YAML::Node& d : YAML::LoadAll(in))
       if (!d.IsNull()) docs.push_back(d);
     if (docs.size() > 1)
       throw Error({test_.file, docs[1].Mark().line + 1, 1}, "the file holds " + std::to_string(docs.size()) +
@@ -197,14 +228,17 @@ Test YamlParser::parse() {
       fail(root["liveness"], "invalid liveness value '" + test_.liveness +
                                  "' (expected terminates or may-hang)");
   }
-  validate(test_);
+  validate(test_, deadline_);
   return std::move(test_);
 }
 
 void YamlParser::parseLocations(const YAML::Node& map) {
   if (map.IsNull()) return;
   if (!map.IsMap()) fail(map, "locations must be a mapping from names to initial values");
-  for (auto it = map.begin(); it != map.end(); ++it) parseLocation(it->first, it->second);
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    deadline_.check();
+    parseLocation(it->first, it->second);
+  }
   finishTensorMaps(test_);  // litmus/ptx_instr_tensor.cpp
 }
 
@@ -304,6 +338,9 @@ void YamlParser::parseInit(const YAML::Node& v, Location& l) const {
     if (v.size() == 0) fail(v, "init map of '" + l.name + "' is empty");
     for (auto it = v.begin(); it != v.end(); ++it) {
       int64_t offset = integer(it->first, "a byte offset");
+      if (offset < 0 && it->first.Scalar()[0] != '-')  // 2^63 and above read as the bits of a .u64
+        fail(it->first, "offset " + it->first.Scalar() + " is out of range: an address names bytes 0 to "
+                        "9223372036854775807");
       if (offset < 0) fail(it->first, "a byte offset must be non-negative");
       if (!at.emplace(offset, integer(it->second, "the initial value at offset " +
                                                       std::to_string(offset)))
@@ -322,6 +359,7 @@ void YamlParser::parseThreads(const YAML::Node& map) {
   if (!map.IsMap()) fail(map, "threads must be a mapping from thread names to threads");
   std::vector<bool> ctaGiven, clusterGiven, idle;
   for (auto it = map.begin(); it != map.end(); ++it) {
+    deadline_.check();
     const YAML::Node thread = it->second;
     const YAML::Node code = thread.IsMap() ? thread["code"] : YAML::Node();
     idle.push_back(code && code.IsScalar() && code.Scalar().empty());
@@ -392,6 +430,7 @@ void YamlParser::parseCode(const YAML::Node& code, Thread& t) const {
   SourceLoc loc = p.loc;
   for (size_t i = 0; i <= p.text.size(); ++i) {
     if (i < p.text.size() && p.text[i] != '\n') continue;
+    deadline_.check();
     parseCodeLine(std::string_view(p.text).substr(start, i - start), loc, t);
     ++loc.line;
     loc.col = 1;
@@ -405,6 +444,7 @@ void YamlParser::parseCodeLine(std::string_view line, SourceLoc loc, Thread& t) 
   size_t start = 0;
   for (size_t i = 0; i <= line.size(); ++i) {
     if (i < line.size() && line[i] != ';') continue;
+    deadline_.check();
     std::string_view stmt = line.substr(start, i - start);
     size_t pos = start;
     start = i + 1;
@@ -555,8 +595,8 @@ bool sameTerms(const std::vector<Term>& a, const std::vector<Term>& b) {
 
 }  // namespace
 
-Test parseYaml(const std::string& text, const std::string& file) {
-  return YamlParser(text, file).parse();
+Test parseYaml(const std::string& text, const std::string& file, const Deadline& deadline) {
+  return YamlParser(text, file, deadline).parse();
 }
 
 std::string toYaml(const Test& test) {

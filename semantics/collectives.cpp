@@ -63,7 +63,7 @@ int64_t redux(const Instr& in, const std::vector<int64_t>& vals) {
   if (in.warpOp == WarpOp::Min || in.warpOp == WarpOp::Max) acc = key(vals.front());
   for (int64_t v : vals) {
     switch (in.warpOp) {
-      case WarpOp::Add: acc += v; break;
+      case WarpOp::Add: acc = static_cast<int64_t>(static_cast<uint64_t>(acc) + static_cast<uint64_t>(v)); break;
       case WarpOp::Min: acc = std::min(acc, key(v)); break;
       case WarpOp::Max: acc = std::max(acc, key(v)); break;
       case WarpOp::And: acc &= v; break;
@@ -245,23 +245,42 @@ bool fatesAgree(const std::vector<WarpFate>& a, const std::vector<WarpFate>& b) 
   return true;
 }
 
+// Iterative, with the fates of the traces picked so far in a map: comparing each pick with the
+// picks of every later thread was quadratic in the threads, and the recursion as deep as they are
+// many (issue 30: 40,000 threads).
 bool forEachAgreeingCombination(const std::vector<std::vector<std::vector<WarpFate>>>& fates,
                                 const std::function<bool(const std::vector<int>&)>& f) {
   const int n = static_cast<int>(fates.size());
-  std::vector<int> pick(n, 0);
-  // the last thread is chosen first, so that the first varies fastest (the engines' old order)
-  std::function<bool(int)> choose = [&](int t) {
-    if (t < 0) return f(pick);
-    for (int i = 0; i < static_cast<int>(fates[t].size()); ++i) {
-      bool ok = true;
-      for (int s = t + 1; s < n && ok; ++s) ok = fatesAgree(fates[t][i], fates[s][pick[s]]);
-      if (!ok) continue;
-      pick[t] = i;
-      if (!choose(t - 1)) return false;
-    }
-    return true;
+  if (n == 0) return f({});
+  std::vector<int> pick(n, -1);
+  std::map<std::pair<int64_t, int>, std::pair<bool, int>> picked;  // (key, k) -> (done, picks with it)
+  auto agrees = [&](const std::vector<WarpFate>& v) {
+    return std::all_of(v.begin(), v.end(), [&](const WarpFate& x) {
+      const auto it = picked.find({x.key, x.k});
+      return it == picked.end() || it->second.first == x.done;
+    });
   };
-  return choose(n - 1);
+  auto add = [&](const std::vector<WarpFate>& v, int by) {
+    for (const WarpFate& x : v) {
+      auto& [done, count] = picked.try_emplace({x.key, x.k}, x.done, 0).first->second;
+      if ((count += by) == 0) picked.erase({x.key, x.k});
+    }
+  };
+  // the last thread is chosen first, so that the first varies fastest (the engines' old order)
+  for (int t = n - 1;;) {
+    if (pick[t] >= 0) add(fates[t][pick[t]], -1);
+    int i = pick[t] + 1;
+    while (i < static_cast<int>(fates[t].size()) && !agrees(fates[t][i])) ++i;
+    if (i == static_cast<int>(fates[t].size())) {  // no more choices here: back to the thread after
+      pick[t] = -1;
+      if (++t == n) return true;
+      continue;
+    }
+    pick[t] = i;
+    add(fates[t][i], 1);
+    if (t > 0) --t;
+    else if (!f(pick)) return false;
+  }
 }
 
 }  // namespace model

@@ -51,9 +51,9 @@ struct Path {
 
 class Interpreter {
  public:
-  Interpreter(const Program& prog, int thread, const Domain& domain, int unroll)
+  Interpreter(const Program& prog, int thread, const Domain& domain, int unroll, const litmus::Deadline& deadline)
       : prog_(prog), th_(prog.test->threads[thread]), info_(prog.threads[thread]),
-        thread_(thread), domain_(domain), unroll_(unroll) {}
+        thread_(thread), domain_(domain), unroll_(unroll), deadline_(deadline) {}
 
   TraceSet run() {
     markSpinLoops();
@@ -73,6 +73,7 @@ class Interpreter {
   int thread_;
   const Domain& domain_;
   int unroll_;
+  const litmus::Deadline& deadline_;  // looked at for every instruction a path steps through
   TraceSet out_;
   std::vector<bool> spinBackEdge_;  // per instruction: a back edge closing a side-effect-free loop
   std::vector<int> spinReads_;      // per spin back edge: the reads one iteration makes
@@ -127,6 +128,8 @@ class Interpreter {
   }
   // The address `extra` bytes past an address operand, `[x+K]` or `[%r+K]` (D32).
   int operandAddress(const Path& p, const Instr& in, const Operand& addr, int64_t extra) const;
+  // addr's offset plus `extra` bytes; a located error past the last byte an address can name.
+  int64_t offsetPast(const Instr& in, const Operand& addr, int decl, int64_t extra) const;
 
   Event memEvent(const Path& p, const Instr& in, EventKind kind, int address) const {
     Event e = baseEvent(p, in, kind);

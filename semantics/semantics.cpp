@@ -26,10 +26,8 @@ using litmus::Type;
 int Program::vaOf(const std::string& name) const {
   const auto element = litmus::splitElementName(name);
   if (!element) return -1;
-  for (size_t i = 0; i < test->locations.size(); ++i)
-    if (test->locations[i].name == element->first)
-      return addressOf(static_cast<int>(i), element->second);
-  return -1;
+  const auto it = declIndex.find(element->first);
+  return it == declIndex.end() ? -1 : addressOf(it->second, element->second);
 }
 
 int Program::addressOf(int decl, int64_t offset) const {
@@ -153,9 +151,9 @@ bool countless(const litmus::Test& test, const Instr& in) {
 Program buildProgram(const litmus::Test& test) {
   Program p;
   p.test = &test;
-  std::map<std::string, int> declIndex;
+  std::map<std::string, int>& declIndex = p.declIndex;
   for (size_t i = 0; i < test.locations.size(); ++i)
-    declIndex[test.locations[i].name] = static_cast<int>(i);
+    declIndex.emplace(test.locations[i].name, static_cast<int>(i));  // the first, as a search finds
   // validate() points every alias at its root declaration
   auto rootOf = [&](int d) {
     const auto& l = test.locations[d];
@@ -196,8 +194,11 @@ Program buildProgram(const litmus::Test& test) {
     if (it != declIndex.end()) address(it->second, offset);
   }
   const litmus::Placement place = litmus::placementOf(test);
+  std::map<int, int> firstInCta;  // litmus::threadInCta, without a search per location
+  for (size_t t = 0; t < test.threads.size(); ++t) firstInCta.emplace(test.threads[t].cta, static_cast<int>(t));
   for (const auto& l : test.locations) {
-    const int owner = l.ownerCta < 0 ? -1 : litmus::threadInCta(test, l.ownerCta);
+    const auto found = firstInCta.find(l.ownerCta);
+    const int owner = l.ownerCta < 0 || found == firstInCta.end() ? -1 : found->second;
     p.ownerRank.push_back(owner < 0 ? -1 : place.rank[owner]);
   }
   for (size_t t = 0; t < test.threads.size(); ++t) {
@@ -423,6 +424,7 @@ bool Interpreter::stepBranch(Path& p, const Instr& in) {
 
 void Interpreter::explore(Path p) {
   while (p.pc < static_cast<int>(th_.code.size())) {
+    deadline_.check();  // paths double at every undecided branch
     const Instr& in = th_.code[p.pc];
     if (!in.guard.empty()) {
       const int g = info_.regId.at(in.guard);
@@ -556,8 +558,9 @@ void Interpreter::stepRmw(Path p, const Instr& in, int elem) {
 using detail::Interpreter;
 
 
-TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, int unroll) {
-  return Interpreter(prog, thread, domain, unroll).run();
+TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, int unroll,
+                         const litmus::Deadline& deadline) {
+  return Interpreter(prog, thread, domain, unroll, deadline).run();
 }
 
 }  // namespace model

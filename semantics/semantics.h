@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/deadline.h"
 #include "litmus/test.h"
 #include "model/event.h"
 #include "semantics/arith.h"
@@ -67,6 +68,7 @@ struct Program {
   std::string locName(int loc) const;             // "x", "x+4"
 
   std::map<std::pair<int, int64_t>, int> addressIds;  // (declared location, offset) -> address
+  std::map<std::string, int> declIndex;               // declared name -> index in test->locations
 };
 
 // Throws litmus::Error for instructions the model does not cover yet.
@@ -88,10 +90,13 @@ struct TraceSet {
 std::vector<int> barrierParticipants(const Program& prog, int64_t barrierKey);
 
 // Every path of `thread` whose loops take at most `unroll` backward jumps per branch.
-TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, int unroll);
+// Gives up with litmus::Deadline::Expired once `deadline` has passed.
+TraceSet enumerateTraces(const Program& prog, int thread, const Domain& domain, int unroll,
+                         const litmus::Deadline& deadline = {});
 
 // The smallest domain closed under the writes of all threads (a fixed point; see semantics.cpp).
-Domain valueDomain(const Program& prog, int unroll);
+// Gives up with litmus::Deadline::Expired once `deadline` has passed.
+Domain valueDomain(const Program& prog, int unroll, const litmus::Deadline& deadline = {});
 
 // The lazy reads of `reads` (trace indices) that v uses. Calls f once per assignment of values
 // of their locations' domains to them, with a lookup of every read's value under it (a read the

@@ -29,7 +29,17 @@ int Interpreter::operandAddress(const Path& p, const Instr& in, const Operand& a
                                         std::to_string(rank) + ", but it lives in CTA rank " +
                                         std::to_string(prog_.ownerRank[decl]) + " of the cluster");
   }
-  return prog_.addressOf(decl, addr.imm + extra);
+  return prog_.addressOf(decl, offsetPast(in, addr, decl, extra));
+}
+
+// Validation checked the ranges of typed accesses and copies; a wgmma tile or a multicast
+// destination is checked here, where its extent is known.
+int64_t Interpreter::offsetPast(const Instr& in, const Operand& addr, int decl, int64_t extra) const {
+  const std::optional<int64_t> offset = litmus::offsetPlus(addr.imm, extra);
+  if (!offset)
+    throw litmus::Error(addr.loc, "'" + in.text + "' reaches past byte 9223372036854775807 of '" +
+                                      prog_.test->locations[decl].name + "', the last an address can name");
+  return *offset;
 }
 
 // mapa, getctarank and elect.sync only compute registers.

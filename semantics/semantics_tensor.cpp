@@ -53,7 +53,7 @@ std::vector<Interpreter::Dest> Interpreter::destinations(const Path& p, const In
 int Interpreter::destAddress(const Path& p, const Instr& in, const Dest& d, const Operand& o,
                              int decl, int64_t offset) const {
   if (d.own) return operandAddress(p, in, o, offset);
-  return decl < 0 ? -1 : prog_.addressOf(decl, o.imm + offset);
+  return decl < 0 ? -1 : prog_.addressOf(decl, offsetPast(in, o, decl, offset));
 }
 
 // One 4-byte element of a copy: read `src` (an address, or -1: an element no access uses, so it
@@ -182,10 +182,12 @@ void Interpreter::tensorElements(Path p, const Instr& in, int op, int mapRead, i
     int64_t rest = k, linear = 0, stride = 1;
     bool inside = true;
     for (size_t j = 0; j < dims; ++j) {
-      const int64_t x = at[j] + rest % map.tensorBox[j];
+      // the coordinate comes from a register: its range is tested before anything is added
+      const int64_t r = rest % map.tensorBox[j];
       rest /= map.tensorBox[j];
-      inside = inside && x >= 0 && x < map.tensorDims[j];
-      linear += x * stride;
+      const bool in = at[j] >= -r && at[j] < map.tensorDims[j] - r;
+      inside = inside && in;
+      if (in) linear += (at[j] + r) * stride;
       stride *= map.tensorDims[j];
     }
     const int element = inside ? prog_.addressOf(tensor, linear * 4) : -1;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <sstream>
 
 #include "litmus/parse.h"
@@ -94,8 +95,10 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
   SuiteEntry e;
   e.path = file;
   e.name = fs::path(file).stem().string();
+  const auto t0 = std::chrono::steady_clock::now();
+  const litmus::Deadline deadline(opt.check.timeoutSeconds);  // reading counts against --timeout
   try {
-    litmus::Test t = litmus::parseFile(file);
+    litmus::Test t = litmus::parseFile(file, deadline);
     e.name = t.name;
     e.expected = t.expect;
     e.liveness = t.liveness;
@@ -107,11 +110,23 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
       auto it = x.liveness.find(relativeTo(file, x.livenessDir));
       e.liveness = it == x.liveness.end() ? std::string() : it->second;
     }
-    checker::Result r = checker::check(t, opt.check);
+    checker::Options o = opt.check;
+    o.spentSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    checker::Result r = checker::check(t, o);
     e.outcome = std::move(r.outcome);
     apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, r.mismatch, {opt.failOnRelies}));
   } catch (const litmus::Error& err) {
     apply(e, judge::error(err.what()));
+  } catch (const litmus::Deadline::Expired&) {  // an Unknown, as a check that ran out of time
+    e.outcome.test = e.name;
+    e.outcome.status = litmus::Status::Unknown;
+    e.outcome.statusDetail = deadline.describe() + " while reading";
+    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, ""));
+  } catch (const std::bad_alloc&) {
+    e.outcome.test = e.name;
+    e.outcome.status = litmus::Status::Unknown;
+    e.outcome.statusDetail = "out of memory while reading";
+    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, ""));
   }
   return e;
 }
@@ -157,10 +172,12 @@ std::vector<SuiteEntry> missingListed(const SuiteOptions& opt, const Expectation
 namespace {
 
 // A file's name for --shard: the test's `name`, or the file's stem when it does not parse.
-std::string shardName(const std::string& file) {
+std::string shardName(const std::string& file, double timeout) {
   try {
-    return litmus::parseFile(file).name;
+    return litmus::parseFile(file, litmus::Deadline(timeout)).name;
   } catch (const litmus::Error&) {
+    return fs::path(file).stem().string();
+  } catch (const litmus::Deadline::Expired&) {
     return fs::path(file).stem().string();
   }
 }
@@ -180,7 +197,7 @@ SuiteReport runSuite(const std::vector<std::string>& allFiles, const SuiteOption
   }
   std::vector<std::string> files;
   for (const std::string& f : allFiles)
-    if (opt.shard.all() || suite::inShard(shardName(f), opt.shard)) files.push_back(f);
+    if (opt.shard.all() || suite::inShard(shardName(f, opt.check.timeoutSeconds), opt.shard)) files.push_back(f);
   std::vector<SuiteEntry> missing;
   for (SuiteEntry& e : missingListed(opt, x))
     if (suite::inShard(e.name, opt.shard)) missing.push_back(std::move(e));

@@ -1,0 +1,54 @@
+// The time by which the work on one test must give up (--timeout): reading its file, validating
+// it, the model's value domains, both engines and the explanations. Each phase looks at it where
+// work can pile up (per line, per thread, per location, between candidates, inside the loops that
+// build solver terms, before each solver call) and throws Deadline::Expired once it has passed;
+// whoever started the work turns that into an Unknown verdict. Reading the steady clock costs
+// tens of nanoseconds, far less than any step it guards, so it is read every time rather than
+// every k-th time.
+#pragma once
+
+#include <chrono>
+#include <sstream>
+#include <string>
+
+namespace litmus {
+
+class Deadline {
+ public:
+  using Clock = std::chrono::steady_clock;
+  struct Expired {};  // thrown by check(): unwinds a phase to whoever started the work
+
+  Deadline() = default;  // none
+  explicit Deadline(double seconds)
+      : seconds_(seconds),
+        end_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(seconds > 0 ? seconds : 0))) {}
+  // The same deadline for work that continues after `spent` seconds elsewhere (a test read
+  // before it is checked): it ends `seconds` after the work began.
+  Deadline(double seconds, double spent) : Deadline(seconds) {
+    if (set()) end_ -= std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spent));
+  }
+  bool set() const { return seconds_ > 0; }
+  double seconds() const { return seconds_; }
+  bool passed() const { return set() && Clock::now() >= end_; }
+  void check() const {
+    if (passed()) throw Expired{};
+  }
+  // Seconds until the deadline (at least a millisecond); 0 when there is none.
+  double secondsLeft() const {
+    if (!set()) return 0;
+    const double left = std::chrono::duration<double>(end_ - Clock::now()).count();
+    return left > 0.001 ? left : 0.001;
+  }
+  std::string describe() const {  // "timeout after T s"
+    std::ostringstream os;
+    os << "timeout after " << seconds_ << " s";
+    return os.str();
+  }
+
+ private:
+  double seconds_ = 0;
+  Clock::time_point end_{};
+};
+
+}  // namespace litmus

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The oversized inputs of issue 30 (tests/limits/gen_inputs.py: 40,000 locations, 40,000 threads in
+# one CTA, 50 MB lines) each end within --timeout + 1 s: checked (exit 0 or 1), Unknown (exit 3)
+# or a located error (exit 2, `file:line:col: error: ...`, a short message).
+#
+#   tests/limits/run.sh LITMUS [TIMEOUT] [SCALE]
+set -uo pipefail
+LITMUS=$1
+LIMIT=${2:-1}
+SCALE=${3:-1}
+HERE=$(cd "$(dirname "$0")" && pwd)
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+python3 "$HERE/gen_inputs.py" "$DIR" --scale "$SCALE" || exit 1
+
+fail=0
+bound=$(python3 -c "print($LIMIT + 1)")
+for f in "$DIR"/*; do
+  name=$(basename "$f")
+  t0=$(date +%s%N)
+  timeout 60 "$LITMUS" check --timeout "$LIMIT" "$f" >"$DIR/out" 2>"$DIR/err"
+  rc=$?
+  t1=$(date +%s%N)
+  secs=$(python3 -c "print(round(($t1 - $t0) / 1e9, 2))")
+  why=""
+  python3 -c "import sys; sys.exit(0 if $secs <= $bound else 1)" || why="took ${secs} s, over ${bound} s"
+  case $rc in
+    0 | 1 | 3) ;;
+    2) head -1 "$DIR/err" | grep -Eq "^$f:[0-9]+(:[0-9]+)?: error: " || why="$why; exit 2 without a located error" ;;
+    *) why="$why; exit $rc" ;;
+  esac
+  errBytes=$(wc -c <"$DIR/err")
+  [ "$errBytes" -le 4096 ] || why="$why; $errBytes bytes on stderr"
+  if [ -n "$why" ]; then
+    echo "FAIL $name: ${why#; }" >&2
+    head -c 300 "$DIR/err" >&2
+    fail=1
+  else
+    detail=$(head -c 160 "$DIR/err" | head -1)
+    [ -n "$detail" ] || detail=$(grep -m1 '^Unknown ' "$DIR/out" | head -c 160)
+    echo "ok   $name: exit $rc in $secs s: ${detail//$DIR\//}"
+  fi
+done
+exit $fail
