@@ -105,7 +105,9 @@ std::optional<std::set<int64_t>> chainValues(const std::vector<const model::Trac
   for (int64_t v : start) todo.emplace_back(v, 0);
   std::set<int64_t> out;
   while (!todo.empty()) {
-    const auto [v, used] = todo.back();
+    // not a structured binding: clang 14 cannot capture one in the lambda below
+    const int64_t v = todo.back().first;
+    const uint32_t used = todo.back().second;
     todo.pop_back();
     if (!seen.insert({v, used}).second) continue;
     out.insert(v);

@@ -6,9 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# clang and its runtime libraries (libFuzzer, the sanitizers) build the fuzz targets (scripts/fuzz.sh)
 packages=(build-essential cmake ninja-build pkg-config libz3-dev libboost-graph-dev
           libyaml-cpp-dev libcli11-dev nlohmann-json3-dev doctest-dev graphviz zlib1g-dev
-          chromium python3-jsonschema)
+          chromium python3-jsonschema clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
