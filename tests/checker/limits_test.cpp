@@ -9,8 +9,8 @@
 
 #include "checker/checker.h"
 #include "litmus/parse.h"
-#include "model/collectives.h"
-#include "model/semantics.h"
+#include "semantics/collectives.h"
+#include "semantics/semantics.h"
 
 namespace {
 
@@ -141,8 +141,8 @@ condition: 'exists (P0:d0 == 0)'
 }
 
 TEST_CASE("too many locations for the engines is an Unknown, not bad input") {
-  const litmus::Test t = manyLocations(200);
+  const litmus::Test t = manyLocations(1100);
   const checker::Result r = checker::check(t, checker::Options{});
   CHECK(r.outcome.status == litmus::Status::Unknown);
-  CHECK(r.outcome.statusDetail == "test has more than 128 events (200 initial writes): too large for the engines");
+  CHECK(r.outcome.statusDetail == "test has more than 1024 events (1100 initial writes): too large for the engines");
 }
