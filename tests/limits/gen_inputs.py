@@ -5,7 +5,10 @@ Every one of them must end within `--timeout` + 1 s (tests/limits/run.sh): check
 (exit 3) or a located error (exit 2). Sizes are the issue's: 40,000 locations, 40,000 threads in
 one CTA, a 50 MB line; --scale divides the counts (and the line) for quick experiments.
 
-    tests/limits/gen_inputs.py OUT_DIR [--scale K]
+    tests/limits/gen_inputs.py OUT_DIR [--scale K] [--quick]
+
+--quick (the ctest) writes one 50 MB line of each reader's kind (a YAML name, a YAML line of code,
+a herd condition) instead of five, about 150 MB instead of 250.
 """
 import argparse
 import os
@@ -107,6 +110,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
     ap.add_argument("--scale", type=int, default=1)
+    ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
     n, line = 40000 // a.scale, 50 * 1000 * 1000 // a.scale
     os.makedirs(a.out, exist_ok=True)
@@ -124,6 +128,9 @@ def main():
         "locations.litmus": herd_locations(n),
         "threads.litmus": herd_threads(n),
     }
+    if a.quick:
+        for name in ("long-name.yaml", "long-location.yaml", "long-condition.yaml"):
+            del files[name]
     for name, parts in files.items():
         write(os.path.join(a.out, name), parts)
 

@@ -3,7 +3,7 @@
 # one CTA, 50 MB lines) each end within --timeout + 1 s: checked (exit 0 or 1), Unknown (exit 3)
 # or a located error (exit 2, `file:line:col: error: ...`, a short message).
 #
-#   tests/limits/run.sh LITMUS [TIMEOUT] [SCALE] [SLACK]
+#   tests/limits/run.sh LITMUS [TIMEOUT] [SCALE] [SLACK] [--quick]
 # SLACK (default 1 s) is what a run may take past TIMEOUT; sanitizer builds, several times slower
 # at tearing down what a large input built, get more (CMakeLists.txt).
 set -uo pipefail
@@ -11,10 +11,11 @@ LITMUS=$1
 LIMIT=${2:-1}
 SCALE=${3:-1}
 SLACK=${4:-1}
+QUICK=${5:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
-python3 "$HERE/gen_inputs.py" "$DIR" --scale "$SCALE" || exit 1
+python3 "$HERE/gen_inputs.py" "$DIR" --scale "$SCALE" $QUICK || exit 1
 
 fail=0
 bound=$(python3 -c "print($LIMIT + $SLACK)")
