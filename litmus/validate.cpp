@@ -346,7 +346,7 @@ class MixedSizeCheck {
 void checkClusters(const TestIndex& names, const Deadline& deadline);  // validate_cluster.cpp
 void resolveAddressMoves(Test& test, const TestIndex& names);          // validate_address.cpp
 void checkAddressForms(const TestIndex& names);
-void resolveRegisterAddresses(Test& test);                    // validate_regaddr.cpp
+void resolveRegisterAddresses(Test& test, const TestIndex& names, const Deadline& deadline);  // validate_regaddr.cpp
 void checkGrids(const Test& test, const Deadline& deadline);  // validate_grid.cpp
 
 void validate(Test& test, const Deadline& deadline) {
@@ -355,7 +355,7 @@ void validate(Test& test, const Deadline& deadline) {
   checkPlacement(test, deadline);
   const TestIndex names(test);  // the locations no longer change, only instructions do
   resolveAddressMoves(test, names);
-  resolveRegisterAddresses(test);
+  resolveRegisterAddresses(test, names, deadline);
   std::set<std::string> locations;
   for (const Location& l : test.locations) locations.insert(l.name);
   for (const Thread& t : test.threads) {

@@ -144,5 +144,5 @@ TEST_CASE("too many locations for the engines is an Unknown, not bad input") {
   const litmus::Test t = manyLocations(1100);
   const checker::Result r = checker::check(t, checker::Options{});
   CHECK(r.outcome.status == litmus::Status::Unknown);
-  CHECK(r.outcome.statusDetail == "test has more than 1024 events (1100 initial writes): too large for the engines");
+  CHECK(r.outcome.statusDetail == "many.yaml:1:1: test has more than 1024 events (1100 initial writes): too large for the engines");
 }
