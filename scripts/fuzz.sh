@@ -72,8 +72,11 @@ for t in "${targets[@]}"; do
   echo "fuzz: $t for $seconds s" >&2
   # detect_leaks: the targets keep nothing between inputs; allocator_may_return_null: an
   # allocation that fails is bad_alloc, which the checker turns into Unknown
+  # The outer timeout: libFuzzer's own (-timeout) reports a slow input from a signal handler that
+  # allocates, and has been seen to deadlock when the signal came inside an allocation.
   if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    timeout --kill-after=10 $((seconds + 120)) \
     "$build/$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=4096 \
       -dict=tests/fuzz/ptx.dict -artifact_prefix="$findings" -print_final_stats=1 \
       "$corpus" "${dirs[@]}" 2>"$build/$t.log"; then
