@@ -4,9 +4,11 @@
 # of two runs of one test (a merged-run record).
 #   bash tests/judge/schema.sh PATH-TO-LITMUS PATH-TO-FAKE-LIBCUDA SOURCE-DIR
 set -u
-litmus=$1 fake=$2 root=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib.sh"
+lib_litmus "$1"
+fake=$2
+lib_source "$3"
+litmus=$LITMUS root=$SRC tmp=$TMP
 mp=$root/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
 "$litmus" check --json -j 2 "$root/catalog" "$root/tests/judge" >"$tmp/check.json" 2>/dev/null
 "$litmus" suite --json -j 2 "$root/catalog" "$root/tests/judge" >"$tmp/suite.json" 2>/dev/null
