@@ -21,18 +21,19 @@ check "check shards partition the tests" test "$(cat "$TMP"/check.[123] | wc -l)
 untimed "$TMP/check.all" >"$TMP/a"; untimed "$TMP/check.merged" >"$TMP/b"
 check "check: 3 shards merged = unsharded (seconds masked)" same "$TMP/a" "$TMP/b"
 
-# suite --json, with a TSV that lists a missing test (its entry comes last)
+# suite --json, with a TSV that lists missing tests (their entries come last, wherever their names
+# sort: "0-gone" before the tests, "gone" after them)
 mkdir -p "$TMP/corpus"
 cp catalog/shapes/MP*.yaml catalog/shapes/SB*.yaml "$TMP/corpus/"
 { printf 'test\tmodel\tquantifier\tcondition\n'
   for f in "$TMP"/corpus/*.yaml; do printf '%s\tPTX\texists\tforbidden\n' "$(basename "$f")"; done
-  printf 'gone.litmus\tPTX\texists\tforbidden\n'; } >"$TMP/corpus/EXPECTED.tsv"
+  printf 'gone.litmus\tPTX\texists\tforbidden\n0-gone.litmus\tPTX\texists\tforbidden\n'; } >"$TMP/corpus/EXPECTED.tsv"
 sed -i 's/\tforbidden$/\tunreachable/' "$TMP/corpus/EXPECTED.tsv"
 "$LITMUS" suite --json "$TMP/corpus" --expected "$TMP/corpus/EXPECTED.tsv" >"$TMP/suite.all" 2>/dev/null
 for k in 1 2 3; do
   "$LITMUS" suite --json --shard $k/$N "$TMP/corpus" --expected "$TMP/corpus/EXPECTED.tsv" >"$TMP/suite.$k" 2>/dev/null
 done
-check "suite lists the missing test" grep -q '"path":"[^"]*gone.litmus"' "$TMP/suite.all"
+check "suite lists the missing tests last" test "$(tail -n 2 "$TMP/suite.all" | grep -c '"path":"[^"]*gone.litmus"')" -eq 2
 "$LITMUS" merge "$TMP"/suite.[123] >"$TMP/suite.merged"
 untimed "$TMP/suite.all" >"$TMP/a"; untimed "$TMP/suite.merged" >"$TMP/b"
 check "suite: 3 shards merged = unsharded (seconds masked)" same "$TMP/a" "$TMP/b"
