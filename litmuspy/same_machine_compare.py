@@ -5,8 +5,8 @@
 
 SAMPLE.tsv is litmuspy.same_machine_sample's output; PEER.tsv the summary lines of the peer's
 harness (variant, calls, weak, instances, wall ms, failed calls; the method is in
-results/h100/peer-same-machine/README.md); OURS.json the `litmus run --json` file of run.sh ours. Each may be a comma-separated list
-(a sample and its extensions). A variant that has no result from both harnesses is listed and
+results/h100/peer-same-machine/README.md); OURS.json the `litmus run --json` file of run.sh ours.
+Each may be a comma-separated list (a sample and its extensions). A variant that has no result from both harnesses is listed and
 left out of both sides. A variant counts as seen by us when
 the test that stands for it satisfied its condition. Each stratum's share seen is weighted by the
 stratum's size to estimate what each harness would see over all allowed variants: a sample

@@ -28,24 +28,28 @@ def grab(path, pattern):
 
 
 def levels(root):
-    return dict(line.split() for line in (root / ".ci/conformance-level").read_text().split("\n") if line.strip())
+    text = (root / ".ci/conformance-level").read_text()
+    return dict(line.split() for line in text.split("\n") if line.strip())
 
 
 def figures(root):
     """(name, value, README phrase with {} where the value stands)"""
     lvl = levels(root)
     limits = root / "tests/limits/gen_inputs.py"
+    auto = grab(root / "checker/checker.cpp", r"kAutoSmtRacingWrites = (\d+);")
     return [
         ("catalogue-tests", count(root, "catalog", ".yaml", ".litmus"), "bundled litmus tests ({})"),
-        ("bad-input-files", count(root, "tests/bad-input", ".yaml", ".litmus"), "the bad-input corpus ({} files)"),
-        ("auto-racing-writes", int(grab(root / "checker/checker.cpp", r"kAutoSmtRacingWrites = (\d+);")),
-         "unless more than {} plain writes"),
+        ("bad-input-files", count(root, "tests/bad-input", ".yaml", ".litmus"),
+         "the bad-input corpus ({} files)"),
+        ("auto-racing-writes", int(auto), "unless more than {} plain writes"),
         ("limits-items", int(grab(limits, r"n, line = (\d+) // a\.scale")), "{} locations or threads"),
-        ("limits-line-mb", int(grab(limits, r"line = \d+ // a\.scale, (\d+) \* 1000 \* 1000")), "or a {} MB line"),
+        ("limits-line-mb", int(grab(limits, r"line = \d+ // a\.scale, (\d+) \* 1000 \* 1000")),
+         "or a {} MB line"),
         ("conformance-all", int(lvl["all"]), "{} tests with an expected verdict agree"),
         ("conformance-core", int(lvl["core"]), "{} of them without barriers or proxies"),
         ("conformance-liveness", int(lvl["liveness"]), "and {} liveness verdicts"),
-        ("h100-self-test", int(grab(root / "results/h100/self-test.txt", r"^Self-test: (\d+) known-answer tests")),
+        ("h100-self-test",
+         int(grab(root / "results/h100/self-test.txt", r"^Self-test: (\d+) known-answer tests")),
          "on our H100: {} tests"),
         ("h100-catalogue-run", int(grab(root / "results/h100/summary.md", r"^- tests: (\d+)$")),
          "conformance run ({} tests"),
