@@ -1,12 +1,11 @@
-#!/usr/bin/env python3
 """The figures README.md quotes, computed from the tree: counts of the catalogue and the corpora,
 the auto engine's threshold in checker/checker.cpp, the oversized inputs of tests/limits, the
 recorded conformance levels and the counts of the committed H100 runs. Timings are not among
 them: they vary from run to run, and the README names the bench script and the machine instead.
 
-  scripts/readme-figures.py [ROOT]           print each figure: NAME VALUE
-  scripts/readme-figures.py --check [ROOT]   exit 1 when the README quotes another value (ctest)
-  scripts/readme-figures.py --write [ROOT]   rewrite the README's figures to the current values
+  python3 -m litmuspy.readme_figures [ROOT]           print each figure: NAME VALUE
+  python3 -m litmuspy.readme_figures --check [ROOT]   exit 1 when the README quotes another value
+  python3 -m litmuspy.readme_figures --write [ROOT]   rewrite the README's figures to the current values
 
 Each figure is found in the README by the phrase around it; a phrase that is missing fails the
 check too, so that a figure cannot drop out of the README unnoticed.
@@ -86,7 +85,7 @@ def main(argv):
             drift += 1
         elif any(q != value for q in quoted):
             print(f"README.md: {name} is quoted as {', '.join(map(str, quoted))}; the tree says {value}"
-                  f" (scripts/readme-figures.py --write updates it)")
+                  f" (python3 -m litmuspy.readme_figures --write updates it)")
             drift += 1
         else:
             print(f"ok {name} {value}")
