@@ -33,7 +33,7 @@ trap 'rm -rf "$tmp"' EXIT
 for size in "${sizes[@]}"; do
   IFS=, read -r S K C W <<<"$size"
   out="$tmp/S$S-K$K-C$C-W$W"
-  python3 patterns/generate.py --out "$out" --only warp-specialized \
+  python3 -m litmuspy.patterns.generate --out "$out" --only warp-specialized \
     --size "S=$S" --size "K=$K" --size "C=$C" --size "W=$W" >/dev/null || exit 2
   # the correct pipeline is named after its sizes; its bug kinds add "-KIND"
   base="warp-specialized-S$S-K$K"

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
+#include <iterator>
 #include <map>
 #include <new>
 #include <set>
@@ -49,6 +50,17 @@ std::string formatBytes(uint64_t bytes) {
   return os.str();
 }
 
+std::string Disagreement::describe(const std::vector<litmus::Term>& observed) const {
+  if (empty()) return "";
+  std::string out = "engines disagree on " + test + ":";
+  for (const auto& st : explicitOnly) out += " [explicit only: " + litmus::formatState(observed, st) + "]";
+  for (const auto& st : smtOnly) out += " [smt only: " + litmus::formatState(observed, st) + "]";
+  if (hangDiffers)
+    out += std::string(" [may hang: explicit ") + (explicitMayHang ? "yes" : "no") + ", smt " +
+           (smtMayHang ? "yes" : "no") + "]";
+  return out;
+}
+
 namespace {
 
 // Runs both engines, under one deadline for the pair, and compares their sets of allowed final
@@ -60,19 +72,13 @@ Result checkBoth(const litmus::Test& test, const Options& options, const Deadlin
   if (s.outcome.status != litmus::Status::Done) return s;
   const std::set<litmus::State> a(e.outcome.states.begin(), e.outcome.states.end());
   const std::set<litmus::State> b(s.outcome.states.begin(), s.outcome.states.end());
-  if (a != b) {
-    std::ostringstream os;
-    os << "engines disagree on " << test.name << ":";
-    for (const auto& st : a)
-      if (!b.count(st)) os << " [explicit only: " << litmus::formatState(test.observed, st) << "]";
-    for (const auto& st : b)
-      if (!a.count(st)) os << " [smt only: " << litmus::formatState(test.observed, st) << "]";
-    e.mismatch = os.str();
-  }
-  if (e.outcome.hang.empty() != s.outcome.hang.empty())
-    e.mismatch += (e.mismatch.empty() ? "engines disagree on " + test.name + ":" : std::string()) +
-                  " [may hang: explicit " + (e.outcome.hang.empty() ? "no" : "yes") + ", smt " +
-                  (s.outcome.hang.empty() ? "no" : "yes") + "]";
+  Disagreement& d = e.disagreement;
+  d.test = test.name;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(d.explicitOnly));
+  std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(d.smtOnly));
+  d.explicitMayHang = !e.outcome.hang.empty();
+  d.smtMayHang = !s.outcome.hang.empty();
+  d.hangDiffers = d.explicitMayHang != d.smtMayHang;
   e.outcome.engine = "both";
   return e;
 }
@@ -126,19 +132,19 @@ Result dispatch(const litmus::Test& test, const Options& options, Engine engine,
 }
 
 // Z3 reports a failed allocation (its allocator found malloc empty-handed) as an exception with
-// this message (Z3_MEMOUT_FAIL) when it happens while terms are built, and as a solver "unknown"
-// with this reason when it happens inside a check.
+// this message (Z3_MEMOUT_FAIL) when it happens while terms are built; inside a check, as an
+// unknown answer that the symbolic engine reports as UnknownReason::Memory.
 constexpr const char* kZ3OutOfMemory = "out of memory";
 
 // A check that ran out of memory or time outside the engines' own handling of the deadline (the
 // value domains, building the program, an explanation): an Unknown outcome that says which limit
 // it hit. By the time this runs, unwinding has released everything the engine held, so building
 // it can allocate.
-Result gaveUp(const litmus::Test& test, const Options& options, Engine engine, const std::string& why) {
+Result gaveUp(const litmus::Test& test, const Options& options, Engine engine, litmus::UnknownReason why,
+             std::string detail) {
   Result r;
   describeTest(r.outcome, test, toString(engine), false, options.unroll);
-  r.outcome.status = litmus::Status::Unknown;
-  r.outcome.statusDetail = why;
+  r.outcome.giveUp(why, std::move(detail));
   return r;
 }
 
@@ -147,9 +153,9 @@ Result tooLarge(const litmus::Test& test, const Options& options, const litmus::
   Result r;
   // not chooseEngine: deciding the engine may itself meet the limit
   describeTest(r.outcome, test, toString(options.engine), false, options.unroll);
-  r.outcome.status = litmus::Status::Unknown;
   const litmus::SourceLoc& l = e.loc();
-  r.outcome.statusDetail = l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ": " + e.message();
+  r.outcome.giveUp(litmus::UnknownReason::TooLarge,
+                   l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ": " + e.message());
   return r;
 }
 
@@ -169,7 +175,7 @@ void dropPartialResults(Result& r) {
   o.hang.clear();
   r.witnesses.clear();
   r.violation.reset();
-  r.mismatch.clear();
+  r.disagreement = {};
 }
 
 // A verdict that a stronger-than-text decision could have made says which decisions it may rest
@@ -205,18 +211,17 @@ Result check(const litmus::Test& test, const Options& options) {
   } catch (const litmus::LimitError& e) {
     r = tooLarge(test, options, e);
   } catch (const std::bad_alloc&) {
-    r = gaveUp(test, options, engine, memoryLimit(options));
+    r = gaveUp(test, options, engine, litmus::UnknownReason::Memory, memoryLimit(options));
   } catch (const z3::exception& e) {
     if (std::string(e.msg()) != kZ3OutOfMemory) throw;
-    r = gaveUp(test, options, engine, memoryLimit(options));
+    r = gaveUp(test, options, engine, litmus::UnknownReason::Memory, memoryLimit(options));
   } catch (const Deadline::Expired&) {
-    r = gaveUp(test, options, engine, deadline.describe());
+    r = gaveUp(test, options, engine, litmus::UnknownReason::Timeout, deadline.describe());
   }
-  // Z3 out of memory inside a check answers unknown; an engine that passes Z3's reason on makes
-  // it the limit's message too.
-  if (r.outcome.status != litmus::Status::Done &&
-      r.outcome.statusDetail.find(kZ3OutOfMemory) != std::string::npos)
-    r = gaveUp(test, options, engine, memoryLimit(options));
+  // Z3 out of memory inside a check answers unknown: the limit's message, as for any other
+  // allocation that failed.
+  if (r.outcome.unknownReason == litmus::UnknownReason::Memory)
+    r = gaveUp(test, options, engine, litmus::UnknownReason::Memory, memoryLimit(options));
   if (r.outcome.status != litmus::Status::Done) dropPartialResults(r);
   else markReliances(r.outcome, test, options);
   r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() +

@@ -72,16 +72,31 @@ std::string eventName(const litmus::Test&, const Execution&, int event);  // "P0
 void printSteps(std::ostream&, const litmus::Test&, const Execution&, const std::vector<Step>&,
                 const std::string& indent);
 
+// How the engines' answers differ under --engine both; empty when they agree.
+struct Disagreement {
+  std::string test;                                  // the test's name, for the message
+  std::vector<litmus::State> explicitOnly, smtOnly;  // allowed final states one engine alone found
+  bool hangDiffers = false;                          // one engine says the test may hang, the other not
+  bool explicitMayHang = false, smtMayHang = false;
+  bool empty() const { return explicitOnly.empty() && smtOnly.empty() && !hangDiffers; }
+  // "engines disagree on NAME: [explicit only: STATE] [smt only: STATE] [may hang: explicit yes,
+  // smt no]"; empty when they agree.
+  std::string describe(const std::vector<litmus::Term>& observed) const;
+};
+
 struct Result {
   litmus::Outcome outcome;
   std::vector<Execution> witnesses;     // one per allowed state, same order as outcome.states
   std::optional<Violation> violation;   // set when explain and the condition's outcome is forbidden
   bool bounded = false;                 // some path hit the loop bound
-  std::string mismatch;                 // --engine both: how the engines' state sets differ
+  Disagreement disagreement;            // --engine both: how the engines' answers differ
   // Why the explanation (the search for a violating candidate) was cut off before it finished:
   // its deadline or a memory limit. The verdict stands; the explanation establishes nothing and
   // the check is Unknown for it (exit 3). Empty: the explanation ran to its end.
   std::string explainCutOff;
+
+  // The disagreement as judge/ and the printers word it; empty when the engines agree.
+  std::string mismatch() const { return disagreement.describe(outcome.observed); }
 };
 
 Result check(const litmus::Test& test, const Options& options);

@@ -325,8 +325,7 @@ Result Enumerator::run() {
   for (auto& [key, race] : races) out.races.push_back(race);
   out.hang = hang_;
   if (timedOut_) {
-    out.status = litmus::Status::Unknown;
-    out.statusDetail = deadline_.describe();
+    out.giveUp(litmus::UnknownReason::Timeout, deadline_.describe());
     return res;
   }
   if (opt_.explain) {

@@ -131,6 +131,11 @@ class SmtEnumerator {
   model::Domain dom_;
   std::set<litmus::State> states_;
   bool unknown_ = false;
+  litmus::UnknownReason unknownWhy_ = litmus::UnknownReason::None;  // of the first unknown answer
+  void noteUnknown(const Smt& smt) {
+    if (!unknown_) unknownWhy_ = smt.lastUnknown();
+    unknown_ = true;
+  }
   std::string hang_;  // how some execution hangs (empty: none found)
 
   void enumerate(const std::vector<std::vector<PathGroup>>& groups);
@@ -362,7 +367,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   if (hangs) {  // no final state: one consistent execution that really hangs is enough
     assertSpinning(smt, pick, offset, g, *rf, co);
     const auto answer = smt.check(deadline_);
-    if (answer == Smt::Answer::Unknown) unknown_ = true;
+    if (answer == Smt::Answer::Unknown) noteUnknown(smt);
     if (answer == Smt::Answer::Sat) {
       std::vector<const model::Trace*> reps;
       for (const auto* group : pick) reps.push_back(group->traces.front());
@@ -412,7 +417,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   while (true) {
     const auto answer = smt.check(deadline_);
     if (answer == Smt::Answer::Unknown) {
-      unknown_ = true;
+      noteUnknown(smt);
       return;
     }
     if (answer == Smt::Answer::Unsat) return;
@@ -474,10 +479,12 @@ Result SmtEnumerator::run() {
   // The symbolic engine counts final states, not executions (docs/performance.md).
   for (const auto& st : states_) addState(out, test_, st, 1);
   out.hang = hang_;
-  if (timedOut || unknown_) {
-    out.status = litmus::Status::Unknown;
-    out.statusDetail = timedOut ? deadline_.describe() : "solver returned unknown";
-  }
+  if (timedOut || unknownWhy_ == litmus::UnknownReason::Timeout)
+    out.giveUp(litmus::UnknownReason::Timeout, deadline_.describe());
+  else if (unknownWhy_ == litmus::UnknownReason::Memory)
+    out.giveUp(litmus::UnknownReason::Memory, "out of memory");  // checker::check names the limit
+  else if (unknown_)
+    out.giveUp(litmus::UnknownReason::SolverUnknown, "solver returned unknown");
   return res;
 }
 

@@ -14,6 +14,7 @@
 
 #include "checker/engine_common.h"
 #include "checker/symrel.h"
+#include "litmus/outcome.h"
 
 namespace checker {
 
@@ -69,13 +70,16 @@ class Smt {
     const Answer a = checkWith(solver_, deadline);
     const bool incremental = checked_;
     checked_ = true;
-    if (a != Answer::Unsat || !incremental) return a;
+    if (a != Answer::Unsat || !incremental) return noted(a, solver_);
     z3::solver fresh(ctx_, z3::solver::simple());
     for (const auto& e : solver_.assertions()) fresh.add(e);
     const Answer b = checkWith(fresh, deadline);
     if (b == Answer::Sat) solver_ = fresh;
-    return b;
+    return noted(b, fresh);
   }
+  // Why the last Unknown answer was unknown, as an outcome's reason: the one place where Z3's
+  // reason text ("out of memory", "max. memory exceeded", "timeout", "canceled") is read.
+  litmus::UnknownReason lastUnknown() const { return lastUnknown_; }
   z3::model model() { return solver_.get_model(); }
   static Answer checkWith(z3::solver& s, const Deadline& deadline) {
     deadline.check();
@@ -89,6 +93,15 @@ class Smt {
       case z3::unsat: return Answer::Unsat;
       default: return Answer::Unknown;
     }
+  }
+  Answer noted(Answer a, z3::solver& s) {
+    if (a == Answer::Unknown) {
+      const std::string why = s.reason_unknown();
+      lastUnknown_ = why.find("memory") != std::string::npos ? litmus::UnknownReason::Memory
+                     : why == "timeout" || why == "canceled" ? litmus::UnknownReason::Timeout
+                                                             : litmus::UnknownReason::SolverUnknown;
+    }
+    return a;
   }
   z3::expr fresh(const char* prefix) {
     const std::string name = prefix + std::to_string(next_++);
@@ -111,6 +124,7 @@ class Smt {
   z3::solver solver_;
   bool checked_ = false;
   int next_ = 0;
+  litmus::UnknownReason lastUnknown_ = litmus::UnknownReason::None;
 };
 
 }  // namespace checker

@@ -129,7 +129,7 @@ struct CheckOutput {
 // outcome that stands for it) and returns its status.
 int report(const litmus::Test& t, const checker::Result& r, const Args& a, const cli::ExplainTarget& target,
            std::ostream& out, std::ostream& err) {
-  const judge::Judgement j = judge::judgeOutcome(r.outcome, {t.expect, t.liveness}, r.mismatch);
+  const judge::Judgement j = judge::judgeOutcome(r.outcome, {t.expect, t.liveness}, r.mismatch());
   const bool explain = !a.explain.empty();
   std::ostringstream os;
   if (a.json) {
@@ -184,14 +184,14 @@ struct ReadTest {
   litmus::Test test;
   double seconds = 0;
   std::string unread;
+  litmus::UnknownReason unreadWhy = litmus::UnknownReason::None;
 
   // The Unknown outcome an unread file is reported with, as a check that gave up would be.
   checker::Result unknown(const Args& a) const {
     checker::Result r;
     r.outcome.test = test.name;
     r.outcome.engine = a.engine;
-    r.outcome.status = litmus::Status::Unknown;
-    r.outcome.statusDetail = unread;
+    r.outcome.giveUp(unreadWhy, unread);
     r.outcome.seconds = seconds;
     return r;
   }
@@ -215,9 +215,11 @@ std::vector<ReadTest> parseAll(const std::vector<std::string>& files, double tim
       continue;
     } catch (const litmus::Deadline::Expired&) {
       r.unread = deadline.describe() + " while reading";
+      r.unreadWhy = litmus::UnknownReason::Timeout;
     } catch (const std::bad_alloc&) {
       r.unread = (maxMemory ? "memory limit of " + checker::formatBytes(maxMemory) + " exceeded" : std::string("out of memory")) +
                  " while reading";
+      r.unreadWhy = litmus::UnknownReason::Memory;
     }
     if (!r.unread.empty()) {
       r.test = litmus::Test{};

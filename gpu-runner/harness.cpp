@@ -67,7 +67,7 @@ void launchTally(Device& d, Buffers& b, CUdeviceptr cur, CUdeviceptr next, uint3
 // a run ends within a launch or so of its budget and the pipeline stalls a few times only. A batch
 // has at most as many launches as were timed before it, so that an early estimate that is far off
 // (launches differ: each draws its own stress) cannot queue far past the budget. Without that cap
-// a sweep share once ran 17 times its budget on the H100 (results/h100/issue15-same-machine).
+// a sweep share once ran 17 times its budget on the H100 (results/h100/peer-same-machine).
 class BudgetClock {
  public:
   BudgetClock(double budget, std::chrono::steady_clock::time_point start) : budget_(budget), start_(start) {}

@@ -176,7 +176,7 @@ void BodyEmitter::tensorInstr(const Instr& in) {
   if (in.asyncOp == AsyncOp::TensormapCp) {
     // .sync.aligned: the whole warp executes it, with the same operands. On the H100 it copies
     // once per warp: run in lane mode (32 instances, 32 maps) only 1 in 32 instances got its new
-    // map (results/h100/issue14-tma.txt), so the plan runs such tests in warp mode, where every
+    // map (results/h100/new-instructions/tma.txt), so the plan runs such tests in warp mode, where every
     // lane holds the one instance's addresses, and every lane executes it, unguarded.
     if (!warpMode_ || !in.guard.empty())
       refuse(in, "'.sync.aligned' needs the whole warp to execute it with one instance's operands "

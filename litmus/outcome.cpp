@@ -46,6 +46,18 @@ const char* toString(Observation o) {
   return "?";
 }
 
+const char* toString(UnknownReason r) {
+  switch (r) {
+    case UnknownReason::None: return "none";
+    case UnknownReason::Timeout: return "timeout";
+    case UnknownReason::Memory: return "memory";
+    case UnknownReason::TooLarge: return "too-large";
+    case UnknownReason::SolverUnknown: return "solver-unknown";
+    case UnknownReason::NotRun: return "not-run";
+  }
+  return "?";
+}
+
 std::string formatState(const std::vector<Term>& observed, const State& s) {
   std::string out;
   for (size_t i = 0; i < observed.size() && i < s.values.size(); ++i) {
@@ -117,6 +129,8 @@ nlohmann::ordered_json toJson(const Outcome& o) {
   j["engine"] = o.engine;
   j["status"] = o.status == Status::Done ? "done" : "unknown";
   if (!o.statusDetail.empty()) j["detail"] = o.statusDetail;
+  if (o.status == Status::Unknown && o.unknownReason != UnknownReason::None)
+    j["unknownReason"] = toString(o.unknownReason);
   j["quantifier"] = toString(o.quantifier);
   j["condition"] = o.condition;
   if (o.status == Status::Done) {

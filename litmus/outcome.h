@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "litmus/test.h"
@@ -22,7 +23,18 @@ struct State {
 
 enum class Status {
   Done,     // every candidate execution was examined
-  Unknown,  // timeout or solver "unknown": no verdict
+  Unknown,  // a limit or the solver stopped the check: no verdict (UnknownReason says which)
+};
+
+// Why a check ended Unknown. Outcome::statusDetail says the same for people ("timeout after
+// 5 s"); code decides on this, never on the text.
+enum class UnknownReason {
+  None,           // Status::Done
+  Timeout,        // the deadline (--timeout) passed
+  Memory,         // the memory limit (--max-memory) or the machine's memory ran out
+  TooLarge,       // the test exceeds a fixed bound of the engines (events per test or per path)
+  SolverUnknown,  // Z3 answered unknown for a reason of its own
+  NotRun,         // never checked (suite: a test that a TSV lists and that does not exist)
 };
 
 enum class Observation { Never, Sometimes, Always };
@@ -43,6 +55,7 @@ struct Reliance {
 struct Outcome {
   std::string test;
   Status status = Status::Done;
+  UnknownReason unknownReason = UnknownReason::None;
   std::string statusDetail;         // e.g. "timeout after 5 s"
   std::vector<Term> observed;       // copied from the test
   std::vector<State> states;        // allowed final states, sorted, unique
@@ -63,6 +76,12 @@ struct Outcome {
   // (a Sometimes holds under the text's weaker reading too).
   std::vector<Reliance> reliesOn;
 
+  // Ends the outcome Unknown, for `why`, with `detail` as the text people read.
+  void giveUp(UnknownReason why, std::string detail) {
+    status = Status::Unknown;
+    unknownReason = why;
+    statusDetail = std::move(detail);
+  }
   bool validated() const;           // herd's Ok/No
   Observation observation() const;  // Never/Sometimes/Always over the body
   // Does the outcome satisfy an expectation (Expect::None -> true)?
@@ -75,6 +94,7 @@ struct Outcome {
 };
 
 const char* toString(Observation);
+const char* toString(UnknownReason);  // "timeout", "memory", "too-large", "solver-unknown", "not-run"
 std::string formatState(const std::vector<Term>& observed, const State& s);  // "P0:r0=1; x=2;"
 
 // herd-compatible block: Test/States/.../Ok|No/Witnesses/Positive/Condition/Observation/Time.

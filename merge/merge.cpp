@@ -216,7 +216,7 @@ std::string keyOf(Kind k, const Json& r) {
 
 // Suite's entries for listed tests that were not found come after the others (suite/suite.cpp).
 bool listedMissing(Kind k, const Json& r) {
-  return k == Kind::Suite && r.value("outcome", Json::object()).value("statusDetail", "") == "not run" &&
+  return k == Kind::Suite && r.value("outcome", Json::object()).value("unknownReason", "") == "not-run" &&
          r.value("verdict", "") == "ERROR";
 }
 

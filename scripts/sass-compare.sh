@@ -23,10 +23,10 @@ ptxas=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sass-compare.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# "FUNCTION<TAB>INSTRUCTION | CONTROL FIELDS [LOW HIGH]" per instruction (scripts/sass-control.py),
+# "FUNCTION<TAB>INSTRUCTION | CONTROL FIELDS [LOW HIGH]" per instruction (litmuspy/sass_control.py),
 # grouped by function in name order (the two compiles may order the functions differently).
 code() {
-  "$nvdisasm" -hex "$1" | python3 "$root/scripts/sass-control.py" --hex |
+  "$nvdisasm" -hex "$1" | (cd "$root" && python3 -m litmuspy.sass_control --hex) |
     awk '/^\.text\./ { fn = $0 } /^\/\*[0-9a-f]+\*\/ / && fn != "" { print fn "\t" $0 }' |
     sort -s -t "$(printf '\t')" -k1,1
 }

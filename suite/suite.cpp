@@ -114,18 +114,16 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
     o.spentSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     checker::Result r = checker::check(t, o);
     e.outcome = std::move(r.outcome);
-    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, r.mismatch, {opt.failOnRelies}));
+    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, r.mismatch(), {opt.failOnRelies}));
   } catch (const litmus::Error& err) {
     apply(e, judge::error(err.what()));
   } catch (const litmus::Deadline::Expired&) {  // an Unknown, as a check that ran out of time
     e.outcome.test = e.name;
-    e.outcome.status = litmus::Status::Unknown;
-    e.outcome.statusDetail = deadline.describe() + " while reading";
+    e.outcome.giveUp(litmus::UnknownReason::Timeout, deadline.describe() + " while reading");
     apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, ""));
   } catch (const std::bad_alloc&) {
     e.outcome.test = e.name;
-    e.outcome.status = litmus::Status::Unknown;
-    e.outcome.statusDetail = "out of memory while reading";
+    e.outcome.giveUp(litmus::UnknownReason::Memory, "out of memory while reading");
     apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, ""));
   }
   return e;
@@ -160,8 +158,7 @@ std::vector<SuiteEntry> missingListed(const SuiteOptions& opt, const Expectation
       e.message += (i ? " and " : "") + listedIn[path][i];
     e.message += " but not found";
     e.outcome.test = e.name;
-    e.outcome.status = litmus::Status::Unknown;  // never checked: no observation to show
-    e.outcome.statusDetail = "not run";
+    e.outcome.giveUp(litmus::UnknownReason::NotRun, "not run");  // never checked: no observation
     out.push_back(std::move(e));
   }
   return out;

@@ -8,7 +8,7 @@
 #   tune         litmus run --tune on MP, SB, LB (.relaxed.gpu): OUTDIR/litmus-gpu.profile
 #   bench        bench/gpu with the built-in profile and with the tuned one
 #   conformance  the whole catalogue, 1e8 instances per test, with the tuned profile
-#                (OUTDIR/catalog.json, .txt, .err); results/summarize.py makes summary.md
+#                (OUTDIR/catalog.json, .txt, .err); `python3 -m litmuspy.summarize DIR` makes summary.md
 #   patterns     the pattern library's reference sizes, 1e8 instances per test (OUTDIR/patterns.*)
 #   proxy        the two catalogue tests of the consumer release before an async-proxy refill
 #                (docs/model.md D36), 1e9 instances each (OUTDIR/proxy.*)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 17 on a machine with two GPUs, from the repository root:
+# Two GPUs of one host, from the repository root:
 #   results/h200x2/run.sh LITMUS OUT
 # 1. the six catalogue tests that place threads on two GPUs, each thread's GPU as written;
 # 2. the same refused when only one GPU is visible;

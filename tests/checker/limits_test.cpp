@@ -108,6 +108,7 @@ TEST_CASE("time spent reading counts against the check's timeout") {
   const checker::Result r = checker::check(t, o);
   CHECK(r.outcome.status == litmus::Status::Unknown);
   CHECK(r.outcome.statusDetail == "timeout after 5 s");
+  CHECK(std::string(litmus::toString(r.outcome.unknownReason)) == "timeout");
   o.spentSeconds = 0;
   CHECK(checker::check(t, o).outcome.status == litmus::Status::Done);
 }
@@ -145,4 +146,5 @@ TEST_CASE("too many locations for the engines is an Unknown, not bad input") {
   const checker::Result r = checker::check(t, checker::Options{});
   CHECK(r.outcome.status == litmus::Status::Unknown);
   CHECK(r.outcome.statusDetail == "many.yaml:1:1: test has more than 1024 events (1100 initial writes): too large for the engines");
+  CHECK(std::string(litmus::toString(r.outcome.unknownReason)) == "too-large");
 }

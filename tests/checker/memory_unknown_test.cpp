@@ -41,7 +41,8 @@ std::string checkInChild(const std::string& file, checker::Engine engine) {
       auto status = [](const checker::Result& x) {
         return x.outcome.status == litmus::Status::Done ? "done" : "unknown";
       };
-      report = std::string(status(r)) + "|" + r.outcome.statusDetail + "|" + status(after) + " " +
+      report = std::string(status(r)) + "(" + litmus::toString(r.outcome.unknownReason) + ")|" +
+               r.outcome.statusDetail + "|" + status(after) + " " +
                std::to_string(after.outcome.states.size());
     } catch (...) {
       report = "escaped";
@@ -64,11 +65,11 @@ std::string checkInChild(const std::string& file, checker::Engine engine) {
 TEST_CASE("memory limit: a check that runs out ends Unknown, the next one runs (explicit)" *
           doctest::skip(cli::kAddressSanitizer)) {
   CHECK(checkInChild("memory-limit/many-states.yaml", checker::Engine::Explicit) ==
-        "unknown|memory limit of 64 MiB exceeded|done 3");
+        "unknown(memory)|memory limit of 64 MiB exceeded|done 3");
 }
 
 TEST_CASE("memory limit: a check that runs out ends Unknown, the next one runs (smt, Z3 out of memory)" *
           doctest::skip(cli::kAddressSanitizer)) {
   CHECK(checkInChild("memory-limit/coherence-100-smt.yaml", checker::Engine::Smt) ==
-        "unknown|memory limit of 64 MiB exceeded|done 3");
+        "unknown(memory)|memory limit of 64 MiB exceeded|done 3");
 }

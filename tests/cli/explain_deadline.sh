@@ -4,17 +4,13 @@
 # explanation is Unknown and why, never "the values it needs are never written", and exits 3.
 #   bash tests/cli/explain_deadline.sh PATH-TO-LITMUS SOURCE-DIR
 set -u
-litmus=$1
-src=$2
-test=$src/patterns/reference/tma-pipeline/tma-pipeline-S2-K3.yaml
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-pass=0 fail=0
-check() {  # check NAME CONDITION...
-  if "${@:2}"; then echo "ok - $1"; pass=$((pass + 1)); else echo "not ok - $1"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/../lib.sh"
+lib_litmus "$1"
+lib_source "$2"
+test=$SRC/patterns/reference/tma-pipeline/tma-pipeline-S2-K3.yaml
+out=$TMP/out
 start=$(date +%s%N)
-"$litmus" check --explain --timeout 1 "$test" >"$out" 2>&1
+"$LITMUS" check --explain --timeout 1 "$test" >"$out" 2>&1
 rc=$?
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "exit 3 (Unknown), got $rc" test "$rc" -eq 3
@@ -22,6 +18,5 @@ check "the verdict is printed" grep -q '^Observation tma-pipeline-S2-K3 Never' "
 check "the explanation says it was cut off" grep -q 'Unknown: the search .* was cut off (timeout after 1' "$out"
 check "no unestablished reason" bash -c "! grep -q 'never written' '$out'"
 check "ends within the timeout + 1 s (${ms} ms)" test "$ms" -lt 2500
-[ $fail = 0 ] || { echo "--- output:"; cat "$out"; }
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+[ "$FAILED" = 0 ] || { echo "--- output:"; cat "$out"; }
+finish

@@ -6,17 +6,16 @@
 # including a filter that runs fewer cases than the three it names.
 #   tests/conformance/herd_corpus.sh UNIT_TESTS CORPUS_DIR
 set -uo pipefail
+. "$(dirname "$0")/../lib.sh"
 unit=$1
 corpus=$2
 if [ ! -d "$corpus" ]; then
   echo "herd-corpus: corpus not found at $corpus: skipped"
   exit 77
 fi
-out=$("$unit" --no-skip --test-case='*dat3m corpus*' 2>&1)
-rc=$?
-printf '%s\n' "$out"
-if [ "$rc" != 0 ]; then exit 1; fi
-if ! grep -qE 'test cases: +3 \| +3 passed' <<<"$out"; then
-  echo "herd-corpus: expected the 3 corpus test cases to run and pass" >&2
-  exit 1
-fi
+"$unit" --no-skip --test-case='*dat3m corpus*' >"$OUT" 2>&1
+RC=$?
+cat "$OUT"
+check "the corpus test cases pass (exit $RC)" test "$RC" -eq 0
+check "the 3 corpus test cases ran and passed" grep -qE 'test cases: +3 \| +3 passed' "$OUT"
+finish

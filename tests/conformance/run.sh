@@ -7,10 +7,10 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-litmus=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+. "$here/../lib.sh"
+lib_litmus "$1"
+litmus=$LITMUS
+tmp=$TMP
 
 # A fresh copy of the corpus and its level file, as $tmp/NAME and $tmp/NAME.level.
 fresh() {
@@ -26,11 +26,7 @@ conformance() {
     "$@" bash "$root/.ci/conformance" "$tmp/$name" >"$tmp/$name.out" 2>&1
 }
 
-bad() {
-  echo "FAIL $1: $2"
-  sed 's/^/    /' "$tmp/$1.out"
-  failures=$((failures + 1))
-}
+bad() { notok "$1: $2" "$(cat "$tmp/$1.out")"; }
 
 # expect_fail NAME TEXT...: the run failed and its output contains each TEXT.
 expect_fail() {
@@ -40,7 +36,7 @@ expect_fail() {
   for text in "$@"; do
     if ! grep -qF -- "$text" "$tmp/$name.out"; then bad "$name" "no '$text' in the output"; return; fi
   done
-  echo "ok $name (failed as it must: status $conformance_status)"
+  ok "$name (failed as it must: status $conformance_status)"
 }
 
 run_case() {  # run_case NAME [VAR=value...]
@@ -58,7 +54,7 @@ elif ! grep -qF "core (no barrier, no proxy) 5/5 = 100.0%; all with expectation 
 elif [ ! -s "$tmp/intact.xml" ]; then
   bad intact "no JUnit report"
 else
-  echo "ok intact"
+  ok intact
 fi
 
 fresh deleted
@@ -97,8 +93,4 @@ fresh dropped
 run_case dropped "${fake[@]}" FAKE_MODE=drop FAKE_TEST=core/atom-add-twice.litmus
 expect_fail dropped "FATAL core/atom-add-twice.litmus: no result"
 
-if [ "$failures" != 0 ]; then
-  echo "conformance tests: $failures failed"
-  exit 1
-fi
-echo "conformance tests: all passed"
+finish

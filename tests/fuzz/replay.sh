@@ -3,15 +3,17 @@
 # built as plain drivers (docs/fuzzing.md): each input must run to its end, under the sanitizers
 # in the sanitizer build.
 #   tests/fuzz/replay.sh BUILD_DIR REGRESSIONS_DIR
-set -euo pipefail
+set -u
+. "$(dirname "$0")/../lib.sh"
 bin=$1
 dir=$2
 ran=0
 for target in fuzz_yaml fuzz_herd fuzz_check; do
   [ -d "$dir/$target" ] || continue
-  # a minute each at most: a regression of an endless loop must fail, not hang the suite
-  out=$(timeout 60 "$bin/$target" "$dir/$target") || { echo "$target: failed or ran past 60 s" >&2; exit 1; }
-  echo "$target: $out"
   ran=1
+  # a minute each at most: a regression of an endless loop must fail, not hang the suite
+  if out=$(timeout 60 "$bin/$target" "$dir/$target" 2>&1); then ok "$target: $out"
+  else notok "$target: failed or ran past 60 s" "$out"; fi
 done
-[ "$ran" -eq 1 ] || { echo "no regression inputs under $dir" >&2; exit 1; }
+check "regression inputs under $dir" test "$ran" -eq 1
+finish

@@ -10,39 +10,14 @@ if [ $# -lt 2 ] || [ $# -gt 3 ]; then
   echo "usage: $0 PATH-TO-LITMUS PATH-TO-FAKE-LIBCUDA [SOURCE-DIR]" >&2
   exit 2
 fi
-LITMUS=$1
+. "$(dirname "$0")/../lib.sh"
+lib_litmus "$1"
 FAKE=$2
-SRC=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
-export LC_ALL=C
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-gpu-cli.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
+lib_source "${3:-}"
 cd "$SRC" || exit 2
 MP=catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
 SB=catalog/shapes/SB+fence.sc.gpu.yaml
 
-PASSED=0
-FAILED=0
-check() {  # check DESCRIPTION COMMAND...: ok when the command succeeds
-  local what=$1
-  shift
-  if "$@"; then
-    PASSED=$((PASSED + 1))
-    echo "ok - $what"
-  else
-    FAILED=$((FAILED + 1))
-    echo "not ok - $what"
-    echo "#   exit $RC; stdout:"
-    sed 's/^/#     /' "$TMP/out" | head -20
-    echo "#   stderr:"
-    sed 's/^/#     /' "$TMP/err" | head -20
-  fi
-}
-RC=0
-lit() {  # run litmus (killed after 60 s so that the script always ends)
-  timeout 60 "$LITMUS" "$@" >"$TMP/out" 2>"$TMP/err"
-  RC=$?
-}
-has() { grep -qF -- "$2" "$TMP/$1"; }
 fake() { LITMUS_LIBCUDA=$FAKE lit "$@"; }
 
 LITMUS_LIBCUDA=$TMP/none/libcuda.so.1 lit run -n 1000 "$MP"
@@ -390,5 +365,4 @@ check "grids: a stale read after griddepcontrol.wait is a violation" test $RC -e
 FAKE_CUDA_STATES="0,1" fake run -n 1000 "$GRID/MP-programmatic-nowait.yaml"
 check "grids: a stale read without the wait is allowed" test $RC -eq 0
 
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+finish

@@ -11,43 +11,20 @@ if [ $# -lt 2 ] || [ $# -gt 3 ]; then
   echo "usage: $0 PATH-TO-LITMUS PATH-TO-FAKE-LIBCUDA [SOURCE-DIR]" >&2
   exit 2
 fi
-LITMUS=$1
+. "$(dirname "$0")/../lib.sh"
+lib_litmus "$1"
 FAKE=$2
-SRC=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
-export LC_ALL=C
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-gpu-multi.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
+lib_source "${3:-}"
 cd "$SRC" || exit 2
 MP=catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
 DIFF=catalog/shapes/MP+rel.gpu+acq.gpu-diffgpu.yaml
 
-PASSED=0
-FAILED=0
-RC=0
-check() {  # check DESCRIPTION COMMAND...: ok when the command succeeds
-  local what=$1
-  shift
-  if "$@"; then
-    PASSED=$((PASSED + 1))
-    echo "ok - $what"
-  else
-    FAILED=$((FAILED + 1))
-    echo "not ok - $what"
-    echo "#   exit $RC; stdout:"
-    sed 's/^/#     /' "$TMP/out" | head -20
-    echo "#   stderr:"
-    sed 's/^/#     /' "$TMP/err" | head -20
-  fi
-}
 fake() {  # fake DEVICES ARGS...: litmus against the fake driver with that many devices
   local n=$1
   shift
   rm -f "$TMP/ctx" "$TMP/launches"
-  FAKE_CUDA_DEVICES=$n FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_LAUNCH_LOG=$TMP/launches LITMUS_LIBCUDA=$FAKE \
-    timeout 60 "$LITMUS" "$@" >"$TMP/out" 2>"$TMP/err"
-  RC=$?
+  FAKE_CUDA_DEVICES=$n FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_LAUNCH_LOG=$TMP/launches LITMUS_LIBCUDA=$FAKE lit "$@"
 }
-has() { grep -qF -- "$2" "$TMP/$1"; }
 json() { grep -o "\"$1\":[^,]*" "$TMP/run.json" | head -1 | cut -d: -f2; }
 jsonArray() { grep -o "\"$1\":\[[^]]*\]" "$TMP/run.json" | head -1 | sed 's/.*\[//; s/\]//'; }
 
@@ -132,5 +109,4 @@ check "across GPUs, a fault: an error, exit 4, the next test runs" \
 FAKE_CUDA_HANG="test MP+rel.gpu+acq.gpu-diffcta" fake 3 run --gpus all -n 1000 --timeout 2 --json "$TMP/run.json" "$MP"
 check "--gpus all, a hang: a timeout naming a GPU" grep -qE '^Test MP\+rel.gpu\+acq.gpu-diffcta: timeout: GPU [0-9]: stopped by the watchdog' "$TMP/out"
 
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+finish

@@ -13,8 +13,9 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
   echo "usage: $0 PATH-TO-LITMUS [SOURCE-DIR]" >&2
   exit 2
 fi
-LITMUS=$1
-SRC=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$(dirname "$0")/../lib.sh"
+lib_litmus "$1"
+lib_source "${2:-}"
 if [ -n "${LITMUS_PTXAS+set}" ]; then
   PTXAS=$LITMUS_PTXAS
 else
@@ -25,8 +26,6 @@ if [ -z "$PTXAS" ] || [ ! -x "$PTXAS" ]; then
   echo "skipped: ptxas not found (PATH, /usr/local/cuda/bin)"
   exit 77
 fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-ptxas.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
 
 "$LITMUS" run --emit-ptx "$TMP/ptx" "$SRC/catalog" >"$TMP/out" 2>"$TMP/err"
 rc=$?

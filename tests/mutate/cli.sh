@@ -9,22 +9,20 @@ if [ $# -lt 2 ] || [ $# -gt 3 ]; then
   echo "usage: $0 PATH-TO-LITMUS PATH-TO-FAKE-LIBCUDA [SOURCE-DIR]" >&2
   exit 2
 fi
-LITMUS=$1
+. "$(dirname "$0")/../lib.sh"
+lib_litmus "$1"
 FAKE=$2
-SRC=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-mutate.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_rc() {  # expect_rc WANT COMMAND...
+lib_source "${3:-}"
+fail() { notok "$*"; }
+expect_rc() {  # expect_rc WANT COMMAND...: the command exits WANT (stdout in $OUT, stderr in $ERR)
   local want=$1; shift
-  "$@" >"$TMP/out" 2>"$TMP/err"
-  local rc=$?
-  [ $rc -eq "$want" ] || fail "exit $rc, expected $want: $* ($(head -c 300 "$TMP/err"))"
+  "$@" >"$OUT" 2>"$ERR"
+  RC=$?
+  if [ $RC -eq "$want" ]; then ok "exit $want: ${*:2}"; else fail "exit $RC, expected $want: $* ($(head -c 300 "$ERR"))"; fi
 }
 
 expect_rc 0 "$LITMUS" mutate -o "$TMP/a" "$SRC/tests/mutate/inputs"
-grep -q "^total *23 *8 *0 *0 *5$" "$TMP/out" || fail "summary: $(cat "$TMP/out")"
+grep -q "^total *23 *8 *0 *0 *5$" "$OUT" || fail "summary: $(cat "$OUT")"
 [ "$(find "$TMP/a/killable" -name '*.yaml' | wc -l)" -eq 23 ] || fail "23 killable files expected"
 [ "$(wc -l <"$TMP/a/index.tsv")" -eq 32 ] || fail "index: a header and 31 mutants expected"
 expect_rc 0 "$LITMUS" mutate -o "$TMP/b" "$SRC/tests/mutate/inputs"
@@ -49,28 +47,24 @@ FAKE_CUDA_STATES="1,0" LITMUS_LIBCUDA=$FAKE "$LITMUS" run -n 1000 --json "$TMP/r
 FAKE_CUDA_STATES="0,0;1,1" LITMUS_LIBCUDA=$FAKE "$LITMUS" run -n 1000 --json "$TMP/r2.json" "$MP~po-reverse-1.yaml" >/dev/null 2>&1
 cat "$TMP/r1.json" "$TMP/r2.json" >"$TMP/r.json"
 expect_rc 0 "$LITMUS" mutate --score "$TMP/r.json" "$TMP/a/index.tsv"
-grep -q "^Mutation score: 1 of 23 killable mutants killed (4.3%)$" "$TMP/out" || fail "score: $(cat "$TMP/out")"
-grep -q "^sync-weaken *9 *1 *0 *8 *11.1%$" "$TMP/out" || fail "sync-weaken row: $(cat "$TMP/out")"
-grep -q "^po-reverse *3 *0 *1 *2 *0.0%$" "$TMP/out" || fail "po-reverse row: $(cat "$TMP/out")"
+grep -q "^Mutation score: 1 of 23 killable mutants killed (4.3%)$" "$OUT" || fail "score: $(cat "$OUT")"
+grep -q "^sync-weaken *9 *1 *0 *8 *11.1%$" "$OUT" || fail "sync-weaken row: $(cat "$OUT")"
+grep -q "^po-reverse *3 *0 *1 *2 *0.0%$" "$OUT" || fail "po-reverse row: $(cat "$OUT")"
 expect_rc 0 "$LITMUS" mutate --score "$TMP/r.json" "$TMP/a/index.tsv" --json
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["total"]["killed"] == 1, d' "$TMP/out" ||
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["total"]["killed"] == 1, d' "$OUT" ||
   fail "--json score"
 
 # Bad input: exit 2, and nothing written.
 expect_rc 2 "$LITMUS" mutate -o "$TMP/c" "$SRC/tests/mutate/no-such-test.yaml"
 [ ! -e "$TMP/c" ] || fail "output written for a missing test"
 expect_rc 2 "$LITMUS" mutate -o "$TMP/a" "$SRC/tests/mutate/inputs"
-grep -q "not empty" "$TMP/err" || fail "non-empty output directory: $(cat "$TMP/err")"
+grep -q "not empty" "$ERR" || fail "non-empty output directory: $(cat "$ERR")"
 expect_rc 2 "$LITMUS" mutate --category po-sideways "$SRC/tests/mutate/inputs"
 expect_rc 2 "$LITMUS" mutate
 echo "not json" >"$TMP/bad.json"
 expect_rc 2 "$LITMUS" mutate --score "$TMP/bad.json" "$TMP/a/index.tsv"
-grep -q "bad.json:1:1: error:" "$TMP/err" || fail "bad results: $(cat "$TMP/err")"
+grep -q "bad.json:1:1: error:" "$ERR" || fail "bad results: $(cat "$ERR")"
 expect_rc 0 "$LITMUS" help mutate
-grep -q -- "--score" "$TMP/out" || fail "help mutate"
+grep -q -- "--score" "$OUT" || fail "help mutate"
 
-if [ $failures -ne 0 ]; then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "mutate cli: all checks passed"
+finish

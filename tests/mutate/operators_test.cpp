@@ -1,5 +1,5 @@
 // Mutation operators (docs/mutation.md): each operator's mutants of a small test against golden
-// text (tests/mutate/golden; LITMUS_UPDATE_GOLDEN=1 rewrites it), the model's verdicts on them
+// text (tests/mutate/golden; UPDATE_GOLDEN=1 rewrites it), the model's verdicts on them
 // (an equivalent mutant is told apart), and over the catalogue, no operator silently skipping a
 // test that has what it mutates.
 #include <doctest/doctest.h>
@@ -49,7 +49,11 @@ std::string render(const mutate::Generated& g) {
 void checkGolden(const std::string& input, const mutate::Generated& g) {
   const std::string path = kDir + "/golden/" + input + ".txt";
   const std::string got = render(g);
-  if (std::getenv("LITMUS_UPDATE_GOLDEN")) std::ofstream(path) << got;
+  // UPDATE_GOLDEN=1 rewrites the file and fails, so that an update never passes as a check.
+  if (std::getenv("UPDATE_GOLDEN")) {
+    std::ofstream(path) << got;
+    FAIL_CHECK("golden file rewritten: " << path << "; review the diff and rerun");
+  }
   CHECK(got == readFile(path));
 }
 

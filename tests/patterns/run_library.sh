@@ -7,8 +7,9 @@
 # failure here) rather than an OOM kill of a shared machine.
 #   run_library.sh LITMUS SOURCE_DIR
 set -u
-litmus=$1
-src=$2
+. "$(dirname "$0")/../lib.sh"
+lib_litmus "$1"
+lib_source "$2"
 # AddressSanitizer reserves terabytes of address space: no cap there (its build is slower anyway).
-ldd "$litmus" 2>/dev/null | grep -q libasan || ulimit -v 4000000
-exec "$litmus" suite --engine both --timeout 120 "$src/patterns/reference"
+ldd "$LITMUS" 2>/dev/null | grep -q libasan || ulimit -v 4000000
+"$LITMUS" suite --engine both --timeout 120 "$SRC/patterns/reference"

@@ -2,9 +2,9 @@
 # -j: check and suite print the same bytes with one worker and with several (docs/scale.md).
 #   bash tests/scale/parallel.sh PATH-TO-LITMUS SOURCE-DIR
 set -u
-LITMUS=$1
+. "$(dirname "$0")/../lib.sh"
+lib_litmus "$1"
 cd "$2" || exit 2
-. tests/scale/lib.sh
 SET=(catalog/shapes catalog/barriers catalog/loops)
 
 "$LITMUS" suite -j 1 "${SET[@]}" >"$TMP/s1" 2>&1; r1=$?

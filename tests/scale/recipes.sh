@@ -5,10 +5,10 @@
 # the unsharded run (timings masked).
 #   bash tests/scale/recipes.sh PATH-TO-LITMUS SOURCE-DIR
 set -u
-LITMUS=$(realpath "$1")
-cd "$2" || exit 2
-SRC=$(pwd)
-. tests/scale/lib.sh
+. "$(dirname "$0")/../lib.sh"
+lib_litmus "$1"
+lib_source "$2"
+cd "$SRC" || exit 2
 export LITMUS
 SET=catalog/shapes
 "$LITMUS" suite --json "$SET" >"$TMP/all" 2>/dev/null

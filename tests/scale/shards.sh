@@ -4,10 +4,10 @@
 # runs add up; merge's verdicts are the runner's; gen's shards partition its tests.
 #   bash tests/scale/shards.sh PATH-TO-LITMUS PATH-TO-FAKE-LIBCUDA SOURCE-DIR
 set -u
-LITMUS=$1
+. "$(dirname "$0")/../lib.sh"
+lib_litmus "$1"
 FAKE=$2
 cd "$3" || exit 2
-. tests/scale/lib.sh
 # Two directories in sorted order: merge orders records by path (docs/scale.md).
 SET=(catalog/loops catalog/shapes)
 N=3
@@ -15,24 +15,25 @@ N=3
 # check --json
 "$LITMUS" check --json "${SET[@]}" >"$TMP/check.all"
 for k in 1 2 3; do "$LITMUS" check --json --shard $k/$N "${SET[@]}" >"$TMP/check.$k"; done
-for k in 1 2 3; do check "check shard $k/$N is not empty" nonempty "$TMP/check.$k"; done
+for k in 1 2 3; do check "check shard $k/$N is not empty" test -s "$TMP/check.$k"; done
 check "check shards partition the tests" test "$(cat "$TMP"/check.[123] | wc -l)" -eq "$(wc -l <"$TMP/check.all")"
 "$LITMUS" merge "$TMP"/check.[312] >"$TMP/check.merged"
 untimed "$TMP/check.all" >"$TMP/a"; untimed "$TMP/check.merged" >"$TMP/b"
 check "check: 3 shards merged = unsharded (seconds masked)" same "$TMP/a" "$TMP/b"
 
-# suite --json, with a TSV that lists a missing test (its entry comes last)
+# suite --json, with a TSV that lists missing tests (their entries come last, wherever their names
+# sort: "0-gone" before the tests, "gone" after them)
 mkdir -p "$TMP/corpus"
 cp catalog/shapes/MP*.yaml catalog/shapes/SB*.yaml "$TMP/corpus/"
 { printf 'test\tmodel\tquantifier\tcondition\n'
   for f in "$TMP"/corpus/*.yaml; do printf '%s\tPTX\texists\tforbidden\n' "$(basename "$f")"; done
-  printf 'gone.litmus\tPTX\texists\tforbidden\n'; } >"$TMP/corpus/EXPECTED.tsv"
+  printf 'gone.litmus\tPTX\texists\tforbidden\n0-gone.litmus\tPTX\texists\tforbidden\n'; } >"$TMP/corpus/EXPECTED.tsv"
 sed -i 's/\tforbidden$/\tunreachable/' "$TMP/corpus/EXPECTED.tsv"
 "$LITMUS" suite --json "$TMP/corpus" --expected "$TMP/corpus/EXPECTED.tsv" >"$TMP/suite.all" 2>/dev/null
 for k in 1 2 3; do
   "$LITMUS" suite --json --shard $k/$N "$TMP/corpus" --expected "$TMP/corpus/EXPECTED.tsv" >"$TMP/suite.$k" 2>/dev/null
 done
-check "suite lists the missing test" grep -q '"path":"[^"]*gone.litmus"' "$TMP/suite.all"
+check "suite lists the missing tests last" test "$(tail -n 2 "$TMP/suite.all" | grep -c '"path":"[^"]*gone.litmus"')" -eq 2
 "$LITMUS" merge "$TMP"/suite.[123] >"$TMP/suite.merged"
 untimed "$TMP/suite.all" >"$TMP/a"; untimed "$TMP/suite.merged" >"$TMP/b"
 check "suite: 3 shards merged = unsharded (seconds masked)" same "$TMP/a" "$TMP/b"
@@ -80,7 +81,8 @@ fake "0,0;1,1" --seed 1 --json "$TMP/r1" "$MP"
 fake "0,0;1,1;0,1" --seed 2 --json "$TMP/r2" "$MP"
 fake "1,0;1,1" --seed 3 --json "$TMP/r3" "$MP"
 "$LITMUS" merge "$TMP/r1" "$TMP/r2" >"$TMP/sum"
-python3 - "$TMP/sum" "$TMP/r1" "$TMP/r2" <<'PY' && PASSED=$((PASSED + 1)) && echo "ok - two runs add up" || { FAILED=$((FAILED + 1)); echo "not ok - two runs add up"; }
+adds_up() {
+  python3 - "$TMP/sum" "$TMP/r1" "$TMP/r2" <<'PY'
 import json, sys
 m, a, b = (json.loads(open(p).readline()) for p in sys.argv[1:4])
 for k in ("instances", "launches", "condition", "violations"):
@@ -97,6 +99,8 @@ seen = set(counts)
 assert [json.dumps(s) for s in m["neverObserved"]] == [json.dumps(s) for s in a["neverObserved"] if json.dumps(s) not in seen], m
 assert m["runs"] == 2 and m["seeds"] == [1, 2] and m["verdicts"] == {"ok": 2}, m
 PY
+}
+check "two runs add up" adds_up
 "$LITMUS" merge "$TMP/r1" "$TMP/r3" >"$TMP/sum"
 check "a run with a violation makes the merged verdict a violation" grep -q '"verdict":"violation","reason":"[0-9]* instances in 1 states the model forbids"' "$TMP/sum"
 check "the merged record counts its runs' verdicts" grep -q '"verdicts":{"ok":1,"violation":1}' "$TMP/sum"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Issue 15's hardware campaigns, run on the GPU machine from the repository root in pieces that
-# fit the device tool's 10-minute calls (every run is resumable: --resume with its JSON file):
+# The campaigns on the peer's nine families and the Hopper campaign, run on the GPU machine from
+# the repository root in pieces that fit the device tool's 10-minute calls (every run is
+# resumable: --resume with its JSON file):
 #
-#   results/h100/issue15-campaign.sh LITMUS STATE OUT STEP...
+#   results/h100/campaigns/run.sh LITMUS STATE OUT STEP...
 #
 # LITMUS is the litmus program (on a bare GPU machine: .device-bundle/run.sh litmus), STATE the
 # folder holding the generated tests (STATE/peer from gen/configs/peer-nine.yaml, STATE/hopper

@@ -22,7 +22,7 @@ long enough, which fixed-latency instructions rely on). The annotation names, fo
 scoreboard, the nearest earlier instruction in the listing that sets it. That is a linear scan:
 across a branch target the setter may be another path's, so read those by hand.
 
-    scripts/sass-control.py [--hex] [FILE]      FILE defaults to standard input
+    python3 -m litmuspy.sass_control [--hex] [FILE]      FILE defaults to standard input
 
 Output, one line per instruction:
     /*0310*/ @P2 SYNCS.PHASECHK.TRANS64.TRYWAIT P3, [R0+UR8], R13 ;  | S01 - wr=1 rd=- wait=-
@@ -105,7 +105,7 @@ def main(argv):
     keep_hex = "--hex" in argv
     files = [a for a in argv if a != "--hex"]
     if any(a.startswith("-") and a != "-" for a in files) or len(files) > 1:
-        sys.stderr.write("usage: sass-control.py [--hex] [FILE]\n")
+        sys.stderr.write("usage: python3 -m litmuspy.sass_control [--hex] [FILE]\n")
         return 2
     try:
         source = open(files[0]) if files and files[0] != "-" else sys.stdin

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-family summary of a generated campaign's `litmus run --json` results, as Markdown.
 
-    results/campaign_summary.py RESULTS.json[.gz] CONFIG [TITLE]
+    python3 -m litmuspy.campaign_summary RESULTS.json[.gz] CONFIG [TITLE]
 
 For each family: the tests, and of those whose condition the model allows, how many showed it
 (seen) and how many did not; of those whose condition the model forbids, how many stayed within
@@ -10,24 +10,18 @@ with the state, its count and the commands that reproduce it (CONFIG is the `lit
 the tests came from). A forbidden state counts whatever the condition: a violation is any
 observed state the model forbids.
 """
-import gzip
-import json
 import re
 import sys
 from collections import defaultdict
+
+from .runs import records
 
 # What makes a generated test a Hopper one (docs/gen.md names them so).
 HOPPER = re.compile(r"\.cluster|-dsmem|sync\.(cluster|mbar|mbarspin|mbarremote|tx|stasync)")
 
 
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
 def main(path, config, title):
-    results = load(path)
+    results = records(path)
     fam = defaultdict(lambda: defaultdict(int))
     bad = []
     for r in results:

@@ -2,9 +2,9 @@
 issue's reference size: S = 2 stages, K = 3 tiles, 2 consumers where there are consumers), and the
 larger sizes at which the correct pattern is written for the scaling benchmark (bench/patterns)."""
 
-import families as f
-import families_global as fgl
-import families_grid as fg
+from . import families as f
+from . import families_global as fgl
+from . import families_grid as fg
 
 FAMILIES = {
     "tma-pipeline": f.tma_pipeline_family,

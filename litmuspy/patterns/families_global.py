@@ -2,7 +2,7 @@
 fix-up flags, a grid barrier, a DSMEM reduction, elected leader arrivals and a device-side
 tensor-map update. See families.py for the test layout."""
 
-from families import SHARED, any_wrong, spin, test, try_wait
+from .families import SHARED, any_wrong, spin, test, try_wait
 
 
 def _scoped(variant, sem, scope="gpu"):

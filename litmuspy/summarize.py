@@ -1,24 +1,19 @@
 #!/usr/bin/env python3
 """Readable summary of a `litmus run --json` conformance run.
 
-    results/summarize.py DIR > DIR/summary.md
+    python3 -m litmuspy.summarize DIR > DIR/summary.md
 
 DIR holds catalog.json (one object per test), catalog.err (one "file:line:col: error: ..." line
 per refused test) and run.txt (how the run was made: machine, command, date), as
 results/h100/run.sh writes them. Every number printed comes from those files. Each test's verdict
-is the one `litmus run` gave (docs/gpu-runner.md); JSON from before verdicts existed is read with
-the old rules and the summary says that instances not recorded could not be detected then.
+is the one `litmus run` gave (docs/gpu-runner.md); this module decides none.
 """
 import collections
-import json
 import os
 import re
 import sys
 
-
-def load(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+from .runs import records, verdict
 
 
 def state(s):
@@ -43,7 +38,7 @@ def reason_kind(msg):
 
 def quantifier(r):
     """exists, ~exists or forall: read from the test file's condition (paths are from the root)."""
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")  # the repository root
     try:
         for line in open(os.path.join(root, r["file"])):
             m = re.match(r"condition:\s*['\"]?\s*(~?\s*exists|forall)", line)
@@ -52,23 +47,6 @@ def quantifier(r):
     except OSError:
         pass
     return "?"
-
-
-VERDICTS = ["ok", "violation", "inconclusive", "hung", "timeout", "refused", "error"]
-
-
-def verdict(r):
-    """The verdict of `litmus run`, or for older JSON the one its fields imply (without the
-    checks added with verdicts: instances not recorded, the model's bound)."""
-    if "verdict" in r:
-        return r["verdict"]
-    if r["status"] == "timeout":
-        return "hung" if r.get("hangExpected") else "timeout"
-    if r["status"] != "ok":
-        return "error"
-    if r.get("violations"):
-        return "violation"
-    return "ok" if r.get("model", True) else "inconclusive"
 
 
 def directory(r):
@@ -100,12 +78,11 @@ def per_test_table(rows, out):
 
 def main():
     d = sys.argv[1]
-    every = load(os.path.join(d, "catalog.json"))
+    every = records(os.path.join(d, "catalog.json"))
     rows = [r for r in every if verdict(r) != "refused"]
-    # Refused tests: in the JSON since verdicts exist, else only in catalog.err.
+    # Refused tests: in the JSON, and (refused before the run started) in catalog.err.
     refused = [(r["file"], re.sub(r"^\S+?:\d+:\d+: error: ", "", r["reason"])) for r in every
                if verdict(r) == "refused"] or refusals(os.path.join(d, "catalog.err"))
-    legacy = any("verdict" not in r for r in rows)
     out = ["# Conformance run of the catalogue on the GPU", ""]
     if os.path.exists(os.path.join(d, "run.txt")):
         out += ["```", open(os.path.join(d, "run.txt")).read().rstrip(), "```", ""]
@@ -125,9 +102,6 @@ def main():
             f"- timeout, where the model says it terminates: {counts['timeout']}",
             f"- error (the runner failed): {counts['error']}",
             f"- refused by the runner: {counts['refused']}", ""]
-    if legacy:
-        out += ["Note: this JSON predates verdicts and result-slot sentinels; instances not recorded "
-                "could not be detected, and an undecided model was not told apart.", ""]
     unsure = [r for r in rows if verdict(r) == "inconclusive"]
     if unsure:
         out += ["## Inconclusive", ""]

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
-"""Tests the pattern-library generator (patterns/generate.py).
+"""Tests of the pattern-library generator (litmuspy/patterns).
 
-1. The committed library is what the generator writes (generate.py --check).
+1. The committed library (patterns/) is what the generator writes.
 2. Every buggy variant differs from its family's correct test in exactly the intended step: the
    same locations, condition and thread placement, and every code line it removes or adds is one
    of the lines that step names (at least one line changes). So a variant's verdict can only come
@@ -9,20 +8,14 @@
 3. Every variant is flagged: it expects the bad outcome reachable or a possible hang, while the
    correct test expects neither.
 Run at the reference sizes and at a second size, so that the sizes are real parameters.
-
-  check_generator.py [LIBRARY_DIR]      exit 0 when every check holds, 1 otherwise
 """
 import difflib
-import os
 import re
-import subprocess
-import sys
+import tempfile
+import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PATTERNS = os.path.join(ROOT, "patterns")
-sys.path.insert(0, PATTERNS)
-
-from registry import DEFAULTS, FAMILIES  # noqa: E402
+from litmuspy.patterns.generate import LIBRARY, differences, write_library
+from litmuspy.patterns.registry import DEFAULTS, FAMILIES
 
 SPIN = r"^[A-Z]\d*:$|@!%[a-z]\d* bra [A-Z]\d*;$"
 # variant suffix -> (lines it may remove, lines it may add): regular expressions over code lines
@@ -115,24 +108,30 @@ def check_family(family, tests):
     return problems
 
 
-def main():
-    library = sys.argv[1] if len(sys.argv) > 1 else PATTERNS
-    problems, checked = [], 0
-    run = subprocess.run([sys.executable, os.path.join(PATTERNS, "generate.py"), "--check", "--out", library],
-                         capture_output=True, text=True)
-    if run.returncode != 0:
-        problems.append("the committed library is not what generate.py writes:\n" + run.stdout)
-    for family, make in FAMILIES.items():
-        sizes = [DEFAULTS[family], {k: v + 1 for k, v in DEFAULTS[family].items()}]
-        for params in sizes:
-            tests = make(**params)
-            checked += len(tests)
-            problems += [f"{family} {params}: {p}" for p in check_family(family, tests)]
-    for p in problems:
-        print("FAIL", p)
-    print(f"check_generator: {checked} generated tests checked, {len(problems)} problem(s)")
-    return 1 if problems else 0
+class PatternLibrary(unittest.TestCase):
+    def test_committed_library_is_what_the_generator_writes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write_library(tmp)
+            self.assertEqual(differences(tmp, LIBRARY), [])
+
+    def test_each_variant_differs_in_its_step_only_and_is_flagged(self):
+        checked = 0
+        for family, make in FAMILIES.items():
+            sizes = [DEFAULTS[family], {k: v + 1 for k, v in DEFAULTS[family].items()}]
+            for params in sizes:
+                with self.subTest(family=family, sizes=params):
+                    tests = make(**params)
+                    checked += len(tests)
+                    self.assertEqual(check_family(family, tests), [])
+        self.assertGreaterEqual(checked, 4 * len(FAMILIES))  # each family: a correct test and a variant, two sizes
+
+    def test_a_variant_outside_its_step_is_caught(self):
+        # The check must be able to fail: a variant that also drops an unrelated line.
+        family = next(iter(FAMILIES))
+        tests = FAMILIES[family](**DEFAULTS[family])
+        broken = dict(tests[1], threads=[(n, p, code[1:]) for n, p, code in tests[1]["threads"]])
+        self.assertNotEqual(check_family(family, [tests[0], broken]), [])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

@@ -2,7 +2,7 @@
 epilogue, single-shot waits, and grid-level patterns (split-K, stream-K, grid barrier, DSMEM
 reduction, elected leaders, tensor-map updates). See families.py for the test layout."""
 
-from families import SHARED, any_wrong, spin, test, try_wait
+from .families import SHARED, any_wrong, spin, test, try_wait
 
 
 # --- Cluster pipeline --------------------------------------------------------------------------

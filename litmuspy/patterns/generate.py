@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the synchronization-pattern library (patterns/).
+"""Generates the synchronization-pattern library (patterns/), from the repository root:
 
 Each family is the synchronization skeleton of a kind of kernel people ship (TMA pipelines,
 warp-specialized producers and consumers, cluster pipelines, split-K semaphores, ...), written at
@@ -7,12 +7,13 @@ a chosen size, together with its buggy variants: one synchronization step remove
 narrowed in scope. Every test states the verdict it should have and one line saying why; the
 verdict a checker prints comes from the model, never from this file (`litmus suite` compares).
 
-  generate.py [--out DIR]                          the committed library: DIR/reference/FAMILY/
-                                                   (reference sizes, every variant) and
-                                                   DIR/scaling/FAMILY/ (correct pattern, larger sizes)
-  generate.py --check [--out DIR]                  fail if DIR is not what the generator writes
-  generate.py --out DIR --only FAMILY --size NAME=VALUE ...
-                                                   one family at chosen sizes, into DIR/FAMILY/
+  python3 -m litmuspy.patterns.generate [--out DIR]
+      the committed library: DIR/reference/FAMILY/ (reference sizes, every variant) and
+      DIR/scaling/FAMILY/ (correct pattern, larger sizes); DIR defaults to patterns/
+  python3 -m litmuspy.patterns.generate --check [--out DIR]
+      fail if DIR is not what the generator writes
+  python3 -m litmuspy.patterns.generate --out DIR --only FAMILY --size NAME=VALUE ...
+      one family at chosen sizes, into DIR/FAMILY/
 """
 import argparse
 import filecmp
@@ -20,9 +21,11 @@ import os
 import sys
 import tempfile
 
-from registry import DEFAULTS, FAMILIES, SCALING
+from .registry import DEFAULTS, FAMILIES, SCALING
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+# The committed library: patterns/ at the repository root.
+LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "patterns")
+LIBRARY = os.path.normpath(LIBRARY)
 
 
 def quoted(text):
@@ -106,29 +109,29 @@ def parse_sizes(items):
     for item in items or []:
         key, _, value = item.partition("=")
         if not value.isdigit() or int(value) < 1:
-            sys.exit(f"generate.py: error: --size {item}: expected NAME=POSITIVE-INTEGER")
+            sys.exit(f"litmuspy.patterns.generate: error: --size {item}: expected NAME=POSITIVE-INTEGER")
         sizes[key] = int(value)
     return sizes
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
-    ap.add_argument("--out", default=HERE, help="library root (default: this directory)")
+    ap.add_argument("--out", default=LIBRARY, help="library root (default: patterns/)")
     ap.add_argument("--only", choices=sorted(FAMILIES), help="one family")
     ap.add_argument("--size", action="append", help="NAME=VALUE, e.g. S=4 K=4 N=3")
     ap.add_argument("--check", action="store_true",
                     help="regenerate into a temporary directory and compare with --out")
     args = ap.parse_args()
     sizes = parse_sizes(args.size)
-    if (args.only or sizes) and (args.check or args.out == HERE):
-        sys.exit("generate.py: error: --only and --size write elsewhere: give --out DIR, not --check")
+    if (args.only or sizes) and (args.check or os.path.abspath(args.out) == LIBRARY):
+        sys.exit("litmuspy.patterns.generate: error: --only and --size write elsewhere: give --out DIR, not --check")
     if args.check:
         with tempfile.TemporaryDirectory() as tmp:
             write_library(tmp)
             diffs = differences(tmp, args.out)
         for d in diffs:
             print(d)
-        print(f"generate.py --check: {len(diffs)} difference(s)")
+        print(f"litmuspy.patterns.generate --check: {len(diffs)} difference(s)")
         return 1 if diffs else 0
     if args.only or sizes:
         families = [args.only] if args.only else list(FAMILIES)
@@ -137,7 +140,7 @@ def main():
             paths += write_tests(os.path.join(args.out, family), family_tests(family, sizes))
     else:
         paths = write_library(args.out)
-    print(f"generate.py: wrote {len(paths)} tests under {args.out}")
+    print(f"litmuspy.patterns.generate: wrote {len(paths)} tests under {args.out}")
     return 0
 
 if __name__ == "__main__":

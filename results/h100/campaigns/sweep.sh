@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 15, second campaign on the peer's nine families: every test under a sweep of stress
+# The second campaign on the peer's nine families: every test under a sweep of stress
 # profiles (`litmus run --sweep`), in two passes, run on the GPU machine from the repository root
 # in pieces that fit the device tool's 10-minute calls (resumable: --resume with the JSON file).
 #
-#   results/h100/issue15-sweep.sh LITMUS STATE OUT STEP...
+#   results/h100/campaigns/sweep.sh LITMUS STATE OUT STEP...
 #
 # LITMUS: the litmus program; STATE: the folder with the generated tests (STATE/peer, from
 # gen/configs/peer-nine.yaml) and the results so far (carried between calls); OUT: where copies of

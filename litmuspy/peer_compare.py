@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Our runs of the peer's nine families, variant by variant, beside the peer's own H100 column.
 
-    results/peer_compare.py INDEX.tsv PEER.csv RESULTS.json...
+    python3 -m litmuspy.peer_compare INDEX.tsv PEER.csv RESULTS.json...
 
 INDEX.tsv is what `litmus gen --config gen/configs/peer-nine.yaml -o DIR` writes (DIR/index.tsv:
 each test with the peer variants it stands for; a test can stand for several variants that are
@@ -12,20 +12,10 @@ was observed in any of them. Counted over the variants the PTX model allows (our
 in the index; the peer's "base" column agrees on all of them).
 """
 import csv
-import gzip
-import json
 import sys
 from collections import defaultdict
 
-
-def condition_hits(path):
-    """A `litmus run --json` file's tests, each with the most condition hits any of its runs had."""
-    hits = {}
-    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
-        for line in f:
-            j = json.loads(line)
-            hits[j["test"]] = max(hits.get(j["test"], 0), j.get("condition") or 0)
-    return hits
+from .runs import condition_hits
 
 
 def main(index_path, peer_path, result_paths):

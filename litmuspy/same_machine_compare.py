@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Both harnesses on one GPU: the stratified sample's variants seen by each, and totals weighted back.
 
-    results/same_machine_compare.py SAMPLE.tsv[,...] PEER.tsv[,...] OURS.json[.gz][,...]
+    python3 -m litmuspy.same_machine_compare SAMPLE.tsv[,...] PEER.tsv[,...] OURS.json[.gz][,...]
 
-SAMPLE.tsv is results/same_machine_sample.py's output; PEER.tsv the summary lines of
-results/h100/issue15-same-machine/run.sh peer (variant, calls, weak, instances, wall ms, failed
-calls); OURS.json the `litmus run --json` file of run.sh ours. Each may be a comma-separated list
-(a sample and its extensions). A variant that has no result from both harnesses is listed and
+SAMPLE.tsv is litmuspy.same_machine_sample's output; PEER.tsv the summary lines of the peer's
+harness (variant, calls, weak, instances, wall ms, failed calls; the method is in
+results/h100/peer-same-machine/README.md); OURS.json the `litmus run --json` file of run.sh ours.
+Each may be a comma-separated list (a sample and its extensions). A variant that has no result from both harnesses is listed and
 left out of both sides. A variant counts as seen by us when
 the test that stands for it satisfied its condition. Each stratum's share seen is weighted by the
 stratum's size to estimate what each harness would see over all allowed variants: a sample
@@ -18,13 +18,12 @@ harness only, with an exact sign test (unweighted: it speaks of the sample, not 
 two variants that one test stands for count twice).
 """
 import csv
-import gzip
-import json
-import math
 import os
-import statistics
 import sys
 from collections import defaultdict
+
+from .runs import records
+from .stats import bonferroni_z, sign_test, wilson
 
 
 def load(sample_paths, peer_paths, ours_paths):
@@ -40,35 +39,21 @@ def load(sample_paths, peer_paths, ours_paths):
                 peer[v] = (int(weak), int(total), int(ms), int(calls), int(failed))
     ours = {}
     for path in ours_paths.split(","):
-        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
-            for line in f:
-                j = json.loads(line)
-                ours[os.path.basename(j["file"])] = (j.get("condition") or 0, j.get("instances") or 0,
-                                                     j.get("seconds") or 0.0)
+        for j in records(path):
+            ours[os.path.basename(j["file"])] = (j.get("condition") or 0, j.get("instances") or 0,
+                                                 j.get("seconds") or 0.0)
     return sample, peer, ours
-
-
-def wilson(k, n, z):
-    centre = (k + z * z / 2) / (n + z * z)
-    half = z * math.sqrt(k * (n - k) / n + z * z / 4) / (n + z * z)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def estimate(rows, key):
     """Point estimate and the Bonferroni-Wilson bounds of the module's text."""
-    z = statistics.NormalDist().inv_cdf(1 - 0.05 / (2 * len(rows)))
+    z = bonferroni_z(0.05, len(rows))
     total, low, high = 0.0, 0.0, 0.0
     for size, seen in rows.values():
         n, k = len(seen), sum(1 for s in seen if s[key])
         lo, hi = wilson(k, n, z)
         total, low, high = total + size * k / n, low + size * lo, high + size * hi
     return f"{total:.0f} ({low:.0f} to {high:.0f})"
-
-
-def sign_test(a, b):
-    """Two-sided exact sign test on the discordant pairs (a only one side, b only the other)."""
-    n, k = a + b, min(a, b)
-    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n) if n else 1.0
 
 
 def main(sample_path, peer_path, ours_path):
@@ -83,7 +68,7 @@ def main(sample_path, peer_path, ours_path):
         oc, oi, osec = ours[r["file"]]
         strata[r["stratum"]][1].append({"peer": pw > 0, "ours": oc > 0, "pi": pt, "oi": oi,
                                         "ps": pms / 1000, "os": osec})
-    empty = sorted(k for k in "ABCD" if not strata[k][1])  # results/same_machine_sample.py's strata
+    empty = sorted(k for k in "ABCD" if not strata[k][1])  # litmuspy.same_machine_sample's strata
     if empty:
         sys.exit(f"strata {', '.join(empty)}: no variant run by both harnesses, so no estimate over all")
     print("| stratum | size | sampled | peer harness saw | ours saw | both | only peer | only ours |"

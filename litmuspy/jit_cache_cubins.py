@@ -9,7 +9,7 @@ back, and this script writes every CUDA ELF image found in its files (ELF class 
 EM_CUDA), sized by its section header table, as OUT/cache-N.cubin; `nvdisasm -hex` reads them. It
 finds nothing when the driver stores its entries compressed: it says so, and exits 1.
 
-    scripts/jit-cache-cubins.py CACHE-DIR OUT-DIR
+    python3 -m litmuspy.jit_cache_cubins CACHE-DIR OUT-DIR
 """
 
 import os

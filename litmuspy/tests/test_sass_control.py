@@ -1,16 +1,9 @@
-#!/usr/bin/env python3
-"""Unit tests of scripts/sass-control.py on fixed lines of `nvdisasm -hex` output (CUDA 12.4's
+"""Unit tests of litmuspy.sass_control on fixed lines of `nvdisasm -hex` output (CUDA 12.4's
 nvdisasm on a cubin of CUDA 13.0's ptxas -arch=sm_90: bench/f1-repro/f1.cu's default variant)."""
 
-import importlib.util
-import os
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "sass_control", os.path.join(HERE, "..", "..", "scripts", "sass-control.py"))
-sc = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(sc)
+from litmuspy import sass_control as sc
 
 # The wait, the load after it, and the two instructions that use their results.
 LISTING = """\

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A stratified random sample of the peer's allowed variants, for running both harnesses on one GPU.
 
-    results/same_machine_sample.py [--exclude SAMPLE.tsv] INDEX.tsv PEER.csv SEED A B C D RESULTS.json...
+    python3 -m litmuspy.same_machine_sample [--exclude SAMPLE.tsv] INDEX.tsv PEER.csv SEED A B C D RESULTS.json...
 
 
 The peer's published H100 column and our runs split the allowed variants into four strata:
@@ -10,7 +10,7 @@ A, B, C and D variants from them (seeded) and prints, per variant, what both har
 the stratum and its size, the peer's variant name, our test file, and the peer's build line (kernel,
 -D defines, test-parameter file) as their tune.sh derives it from the tuning files. The stratum
 sizes let an estimate of each harness's total over all allowed variants be weighted back.
-INDEX, PEER and RESULTS are as in results/peer_compare.py. --exclude draws from what an earlier
+INDEX, PEER and RESULTS are as in litmuspy/peer_compare.py. --exclude draws from what an earlier
 sample left, so that the two together are one larger random sample of each stratum.
 """
 import csv
@@ -18,7 +18,7 @@ import random
 import re
 import sys
 
-from peer_compare import condition_hits
+from .runs import condition_hits
 
 # results.csv names the kernels and one thread-block split differently from the build lines.
 KERNEL = {"three_2w": "3.2w", "two_2w": "2+2w", "wrw_2w": "wrw+2w", "z6_3": "z6-3"}

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Issue 15, third campaign on the peer's nine families: the harness's touches of the tests' own
+# The third campaign on the peer's nine families: the harness's touches of the tests' own
 # lines (profile keys prefetchPct, lineStressPct and lineStressOps; docs/gpu-runner.md, "Prefetch
 # and line stress"), on the tests no earlier run had seen, on the tests the peer saw and we did not,
 # and on the tests whose condition the model forbids (a soundness check of the techniques on
 # hardware). Run on the GPU machine from the repository root, in steps that fit the device tool's
 # 10-minute calls.
 #
-#   results/h100/issue15-third.sh LITMUS STATE OUT STEP...
+#   results/h100/campaigns/third.sh LITMUS STATE OUT STEP...
 #
 # STATE holds the generated tests (STATE/peer, gen/configs/peer-nine.yaml) and STATE/lists (a copy of
-# results/h100/issue15-third-lists, whose lists name the tests as STATE=.campaign):
-# unseen1.txt (allowed tests no earlier run had seen, from results/peer_compare.py's inputs),
+# results/h100/campaigns/third-lists, whose lists name the tests as STATE=.campaign):
+# unseen1.txt (allowed tests no earlier run had seen, from litmuspy/peer_compare.py's inputs),
 # forbidden.txt (the tests the model forbids), miss.txt (allowed tests the peer saw and no earlier run
 # of ours did), controls.txt (20 tests we saw, the A/B controls of docs/peer-gap.md section 4) and
 # the profiles. MAXTIME (default 480 s) bounds each step.
@@ -50,7 +50,7 @@ for step in "$@"; do
     pf2)
       unseen pf1 >"$state/lists/unseen2.txt"
       run pf2 "$state/lists/prefetch.profile" 8 0.4 4 "$state/lists/unseen2.txt" ;;
-    line8 | line32 | line128)  # A/B against results/h100/issue15-ab-base (same seed, defaults)
+    line8 | line32 | line128)  # A/B against results/h100/campaigns/ab-base.json.gz (same seed, defaults)
       run "$step" "$state/lists/$step.profile" 1 0.3 1 "$state/lists/miss.txt" "$state/lists/controls.txt" ;;
     profA) run profA "$state/lists/profA.profile" 1 1.0 6 "$state/lists/unseen-multi.txt" ;;
     long) run long /dev/null 16 35 7 "$state/lists/long.txt" ;;
