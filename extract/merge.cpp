@@ -1,0 +1,231 @@
+// Merging identical threads. Soundness rests on three conditions (docs/extract.md):
+// - the threads' litmus code is the same text, so they make the same accesses to the same
+//   locations under the same synchronization;
+// - the code only reads, waits, fences and arrives: two reads never race, so every race or stale
+//   read of one thread is one of the representative's;
+// - the mbarriers they arrive on are not over-subscribed (a phase needs every arrival of a round),
+//   so no phase can complete on some of the group's arrivals and not others. When one is, the
+//   group is merged only within each warp.
+// The representative's arrive then counts for the whole group (`mbarrier.arrive ..., [m], n`).
+#include "extract/merge.h"
+
+#include <map>
+#include <set>
+
+#include "litmus/parse.h"
+
+namespace extract {
+
+namespace {
+
+using litmus::Instr;
+using litmus::MbarOp;
+using litmus::Opcode;
+
+struct Parsed {
+  std::vector<std::optional<Instr>> instrs;  // per line; nullopt for labels
+};
+
+Parsed parse(const ThreadCode& c) {
+  Parsed p;
+  for (const Line& l : c.lines)
+    p.instrs.push_back(l.text.empty() ? std::nullopt
+                                      : std::optional<Instr>(litmus::parseInstruction(l.text, l.origin, litmus::Dialect::Ptx)));
+  return p;
+}
+
+std::string signature(const ThreadCode& c, int cta) {
+  std::string s = std::to_string(cta) + "\n";
+  for (const Line& l : c.lines) s += l.label + ":" + l.text + "@" + std::to_string(l.origin.line) + "\n";
+  for (const litmus::Cond& e : c.errors) s += "?" + litmus::formatCondition(e) + "\n";
+  return s;
+}
+
+bool readsWaitsArrives(const Parsed& p) {
+  for (const auto& in : p.instrs) {
+    if (!in) continue;
+    switch (in->op) {
+      case Opcode::St: case Opcode::Atom: case Opcode::Red: case Opcode::Async: case Opcode::Clc:
+      case Opcode::Cvta: case Opcode::CreatePolicy: case Opcode::Warp:
+        return false;
+      case Opcode::Mbarrier:
+        if (!(in->mbarOp == MbarOp::TryWait || in->mbarOp == MbarOp::TestWait || in->mbarOp == MbarOp::PendingCount ||
+              (in->mbarOp == MbarOp::Arrive && !in->expectTx)))
+          return false;
+        break;
+      default:
+        break;
+    }
+  }
+  return true;
+}
+
+// Only writes (no transaction counts, drops or initialisation) keep the group from merging.
+bool onlyWritesBlockMerge(const Parsed& p) {
+  for (const auto& in : p.instrs)
+    if (in && in->op == Opcode::Mbarrier && !(in->mbarOp == MbarOp::TryWait || in->mbarOp == MbarOp::TestWait ||
+                                              (in->mbarOp == MbarOp::Arrive && !in->expectTx)))
+      return false;
+    else if (in && (in->op == Opcode::Async || in->op == Opcode::Clc))
+      return false;
+  return true;
+}
+
+// The mbarrier an instruction's address operand names: "full+8", through mapa registers.
+std::string barrierKey(const Instr& in, const std::map<std::string, std::string>& mapas) {
+  const int a = in.mbarOp == MbarOp::Init || in.mbarOp == MbarOp::Inval || in.mbarOp == MbarOp::ExpectTx ||
+                        in.mbarOp == MbarOp::CompleteTx
+                    ? 0
+                    : 1;
+  if (static_cast<int>(in.args.size()) <= a) return "";
+  const litmus::Operand& o = in.args[a];
+  std::string loc = o.name;
+  if (o.kind == litmus::Operand::Kind::RegAddr) {
+    auto it = mapas.find(o.name);
+    loc = it == mapas.end() ? o.name : it->second;
+  }
+  return litmus::elementName(loc, o.imm);
+}
+
+struct Arrivals {
+  std::map<std::string, int64_t> total, initCount;
+  std::map<std::string, int> rounds;  // the most arrive instructions one thread has on it
+};
+
+void countArrivals(const Parsed& p, Arrivals& a) {
+  std::map<std::string, std::string> mapas;
+  std::map<std::string, int> lines;
+  for (const auto& in : p.instrs) {
+    if (!in) continue;
+    if (in->op == Opcode::Mapa) mapas[in->args[0].name] = in->args[1].name;
+    if (in->op != Opcode::Mbarrier) continue;
+    const std::string key = barrierKey(*in, mapas);
+    if (in->mbarOp == MbarOp::Init && in->args.size() > 1) a.initCount[key] = in->args[1].imm;
+    if (in->mbarOp == MbarOp::Arrive || in->mbarOp == MbarOp::ArriveDrop) {
+      const bool counted = !in->expectTx && in->args.size() > 2 && in->args[2].kind == litmus::Operand::Kind::Imm;
+      a.total[key] += counted ? in->args[2].imm : 1;
+      ++lines[key];
+    }
+  }
+  for (const auto& [key, n] : lines) a.rounds[key] = std::max(a.rounds[key], n);
+}
+
+std::set<std::string> arrivesOn(const Parsed& p) {
+  std::set<std::string> out;
+  std::map<std::string, std::string> mapas;
+  for (const auto& in : p.instrs) {
+    if (in && in->op == Opcode::Mapa) mapas[in->args[0].name] = in->args[1].name;
+    if (in && in->op == Opcode::Mbarrier && in->mbarOp == MbarOp::Arrive) out.insert(barrierKey(*in, mapas));
+  }
+  return out;
+}
+
+// The representative's arrivals count `n` times.
+void scaleArrivals(ThreadCode& c, const Parsed& p, int64_t n) {
+  for (size_t i = 0; i < c.lines.size(); ++i) {
+    const auto& in = p.instrs[i];
+    if (!in || in->op != Opcode::Mbarrier || in->mbarOp != MbarOp::Arrive) continue;
+    std::string& t = c.lines[i].text;
+    if (in->args.size() > 2) {
+      const size_t comma = t.rfind(", ");
+      t = t.substr(0, comma + 2) + std::to_string(in->args[2].imm * n);
+    } else {
+      t += ", " + std::to_string(n);
+    }
+  }
+}
+
+// bar.sync ID, COUNT counts threads; in the test each thread stands for a warp (docs/format.md), so
+// the count becomes 32 per group of the CTA that uses barrier ID.
+void rescaleBarriers(std::vector<Group>& groups) {
+  std::map<std::pair<int, int64_t>, int> users;  // (cta, id) -> groups using it
+  std::vector<Parsed> parsed;
+  for (const Group& g : groups) {
+    parsed.push_back(parse(g.code));
+    std::set<int64_t> ids;
+    for (const auto& in : parsed.back().instrs)
+      if (in && in->op == Opcode::Bar && !in->args.empty() && in->args[0].kind == litmus::Operand::Kind::Imm)
+        ids.insert(in->args[0].imm);
+    for (int64_t id : ids) ++users[{g.cta, id}];
+  }
+  for (size_t gi = 0; gi < groups.size(); ++gi)
+    for (size_t i = 0; i < groups[gi].code.lines.size(); ++i) {
+      const auto& in = parsed[gi].instrs[i];
+      if (!in || in->op != Opcode::Bar || in->args.size() < 2 || in->args[0].kind != litmus::Operand::Kind::Imm) continue;
+      const litmus::BarOperands b = litmus::barOperands(*in, false);
+      if (b.count < 0) continue;
+      std::string& t = groups[gi].code.lines[i].text;
+      const size_t comma = t.rfind(", ");
+      t = t.substr(0, comma + 2) + std::to_string(32 * users[{groups[gi].cta, in->args[0].imm}]);
+    }
+}
+
+}  // namespace
+
+std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId>& ids, std::vector<ThreadCode> codes,
+                                bool merge, std::vector<std::string>& notes) {
+  (void)launch;
+  std::vector<Parsed> parsed(codes.size());
+  Arrivals arrivals;
+  for (size_t t = 0; t < codes.size(); ++t)
+    if (!codes[t].empty()) {
+      parsed[t] = parse(codes[t]);
+      countArrivals(parsed[t], arrivals);
+    }
+  std::set<std::string> oversubscribed;
+  for (const auto& [key, total] : arrivals.total) {
+    auto c = arrivals.initCount.find(key);
+    if (c != arrivals.initCount.end() && total > c->second * arrivals.rounds[key]) oversubscribed.insert(key);
+  }
+  std::map<std::string, size_t> bySignature;
+  std::vector<Group> groups;
+  for (size_t t = 0; t < codes.size(); ++t) {
+    if (codes[t].empty()) continue;
+    std::string sig = merge ? signature(codes[t], ids[t].cta) : std::to_string(t);
+    if (merge) {
+      const std::set<std::string> on = arrivesOn(parsed[t]);
+      for (const std::string& b : on)
+        if (oversubscribed.count(b)) {
+          sig += "warp " + std::to_string(ids[t].warp());
+          break;
+        }
+    }
+    auto [it, added] = bySignature.emplace(sig, groups.size());
+    if (added) groups.push_back({ids[t].cta, ids[t].cluster, {}, std::move(codes[t])});
+    groups[it->second].members.push_back(static_cast<int>(t));
+  }
+  for (const std::string& b : oversubscribed)
+    notes.push_back("note: mbarrier " + b + " gets more arrivals per phase than its count; threads arriving on it are merged within a warp only");
+  std::vector<Group> out;
+  for (Group& g : groups) {
+    const int64_t n = static_cast<int64_t>(g.members.size());
+    const Parsed p = parse(g.code);
+    if (n == 1 || readsWaitsArrives(p)) {
+      if (n > 1) scaleArrivals(g.code, p, n);
+      out.push_back(std::move(g));
+      continue;
+    }
+    if (onlyWritesBlockMerge(p)) {  // two representatives keep the race between identical writers
+      Group second = g;
+      second.members = std::vector<int>(g.members.begin() + 1, g.members.end());
+      g.members.resize(1);
+      if (n > 2) scaleArrivals(second.code, p, n - 1);
+      out.push_back(std::move(g));
+      out.push_back(std::move(second));
+      continue;
+    }
+    if (n > 8)
+      throw litmus::Error(g.code.lines.front().origin,
+                          std::to_string(n) + " identical threads of CTA " + std::to_string(g.cta) +
+                              " complete transactions or copy; they cannot be merged and are too many to keep (a smaller --block?)");
+    for (int m : g.members) {
+      Group one = g;
+      one.members = {m};
+      out.push_back(std::move(one));
+    }
+  }
+  rescaleBarriers(out);
+  return out;
+}
+
+}  // namespace extract
