@@ -45,7 +45,7 @@ class Names {
   }
 
  private:
-  std::set<std::string> used_ = {"true", "false", "and", "or", "not", "exists", "forall", "END"};
+  std::set<std::string> used_ = {"_", "true", "false", "and", "or", "not", "exists", "forall", "END"};
 };
 
 LaunchContext makeContext(const Module& m, const Kernel& k, const Launch& launch, const ExtractOptions& opt,
@@ -293,8 +293,11 @@ Extracted extractKernel(const Module& m, const Function& fn, const ExtractOption
       litmus::Instr in = litmus::parseInstruction(l.label.empty() ? l.text : l.label + ":", origin, litmus::Dialect::Ptx);
       if (!l.label.empty()) origin = {};
       in.origin = origin;
-      for (const litmus::Operand& a : in.args)
-        if (auto it = byName.find(a.name); it != byName.end()) used.insert(it->second);
+      for (size_t i = 0; i < in.args.size(); ++i) {
+        const litmus::Operand& a = in.args[i];
+        const bool names = a.kind == litmus::Operand::Kind::Addr || (in.op == litmus::Opcode::Mapa && i == 1);
+        if (auto it = byName.find(a.name); names && it != byName.end()) used.insert(it->second);
+      }
       th.code.push_back(std::move(in));
     }
     for (litmus::Cond c : groups[gi].code.errors) {

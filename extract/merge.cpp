@@ -4,8 +4,9 @@
 // - the code only reads, waits, fences and arrives: two reads never race, so every race or stale
 //   read of one thread is one of the representative's;
 // - the mbarriers they arrive on are not over-subscribed (a phase needs every arrival of a round),
-//   so no phase can complete on some of the group's arrivals and not others. When one is, the
-//   group is merged only within each warp.
+//   so no phase can complete on some of the group's arrivals and not others. Lanes of a warp are
+//   independent threads in the PTX model, so an over-subscribed barrier keeps its arrivers apart
+//   (up to 8; beyond that two representatives, n-1 and 1 arrivals, with a note).
 // The representative's arrive then counts for the whole group (`mbarrier.arrive ..., [m], n`).
 #include "extract/merge.h"
 
@@ -181,26 +182,31 @@ std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId
   std::vector<Group> groups;
   for (size_t t = 0; t < codes.size(); ++t) {
     if (codes[t].empty()) continue;
-    std::string sig = merge ? signature(codes[t], ids[t].cta) : std::to_string(t);
-    if (merge) {
-      const std::set<std::string> on = arrivesOn(parsed[t]);
-      for (const std::string& b : on)
-        if (oversubscribed.count(b)) {
-          sig += "warp " + std::to_string(ids[t].warp());
-          break;
-        }
-    }
+    const std::string sig = merge ? signature(codes[t], ids[t].cta) : std::to_string(t);
     auto [it, added] = bySignature.emplace(sig, groups.size());
     if (added) groups.push_back({ids[t].cta, ids[t].cluster, {}, std::move(codes[t])});
     groups[it->second].members.push_back(static_cast<int>(t));
   }
   for (const std::string& b : oversubscribed)
-    notes.push_back("note: mbarrier " + b + " gets more arrivals per phase than its count; threads arriving on it are merged within a warp only");
+    notes.push_back("note: mbarrier " + b + " gets more arrivals per phase than its count; the threads arriving on it are not merged");
   std::vector<Group> out;
   for (Group& g : groups) {
     const int64_t n = static_cast<int64_t>(g.members.size());
     const Parsed p = parse(g.code);
-    if (n == 1 || readsWaitsArrives(p)) {
+    bool apart = false;
+    for (const std::string& b : arrivesOn(p)) apart = apart || oversubscribed.count(b);
+    if (apart && n <= 8) {
+      for (int m : g.members) {
+        Group one = g;
+        one.members = {m};
+        out.push_back(std::move(one));
+      }
+      continue;
+    }
+    if (apart)
+      notes.push_back("note: " + std::to_string(n) + " identical threads arriving on an over-subscribed mbarrier are kept as two (" +
+                      std::to_string(n - 1) + " and 1 arrivals): an approximation");
+    if (n == 1 || (readsWaitsArrives(p) && !apart)) {
       if (n > 1) scaleArrivals(g.code, p, n);
       out.push_back(std::move(g));
       continue;
