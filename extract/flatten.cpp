@@ -151,6 +151,8 @@ void Flattener::function(const Function& f, const std::string& suffix, const std
         break;
       case Stmt::Kind::Instr: {
         Op op = parseOp(st.text, st.loc, sc);
+        if (op.is("bra") && !op.args.empty() && op.args.back().kind == Arg::Kind::Sym)
+          throw Error(st.loc, "label '" + op.args.back().name + "' is not defined");
         if (op.is("call")) {
           call(op, sc, depth);
         } else if (op.is("ret") && !exitLabel.empty()) {

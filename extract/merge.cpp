@@ -10,6 +10,7 @@
 // The representative's arrive then counts for the whole group (`mbarrier.arrive ..., [m], n`).
 #include "extract/merge.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -35,16 +36,36 @@ Parsed parse(const ThreadCode& c) {
   return p;
 }
 
-std::string signature(const ThreadCode& c, int cta) {
+// Setup: the mbarrier.init lines before the thread's first barrier (bar, barrier.cluster). The
+// thread that initialises the barriers is otherwise like its neighbours, and stands for them.
+std::vector<bool> setupLines(const Parsed& p) {
+  std::vector<bool> out(p.instrs.size(), false);
+  for (size_t i = 0; i < p.instrs.size(); ++i) {
+    const auto& in = p.instrs[i];
+    if (in && in->op == Opcode::Bar) break;
+    out[i] = in && in->op == Opcode::Mbarrier && in->mbarOp == MbarOp::Init;
+  }
+  return out;
+}
+
+std::string signature(const ThreadCode& c, int cta, const std::vector<bool>& skip) {
   std::string s = std::to_string(cta) + "\n";
-  for (const Line& l : c.lines) s += l.label + ":" + l.text + "@" + std::to_string(l.origin.line) + "\n";
+  for (size_t i = 0; i < c.lines.size(); ++i) {
+    const Line& l = c.lines[i];
+    if (!skip.empty() && skip[i]) continue;
+    s += l.label + ":" + l.text + "@" + std::to_string(l.origin.line) + "\n";
+  }
   for (const litmus::Cond& e : c.errors) s += "?" + litmus::formatCondition(e) + "\n";
   return s;
 }
 
+bool hasSetup(const std::vector<bool>& setup) { return std::find(setup.begin(), setup.end(), true) != setup.end(); }
+
 bool readsWaitsArrives(const Parsed& p) {
-  for (const auto& in : p.instrs) {
-    if (!in) continue;
+  const std::vector<bool> setup = setupLines(p);
+  for (size_t i = 0; i < p.instrs.size(); ++i) {
+    const auto& in = p.instrs[i];
+    if (!in || setup[i]) continue;
     switch (in->op) {
       case Opcode::St: case Opcode::Atom: case Opcode::Red: case Opcode::Async: case Opcode::Clc:
       case Opcode::Cvta: case Opcode::CreatePolicy: case Opcode::Warp:
@@ -178,14 +199,34 @@ std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId
     auto c = arrivals.initCount.find(key);
     if (c != arrivals.initCount.end() && total > c->second * arrivals.rounds[key]) oversubscribed.insert(key);
   }
+  // Threads are grouped by their code without its setup; a group keeps at most one thread with a
+  // setup, which becomes its representative.
   std::map<std::string, size_t> bySignature;
   std::vector<Group> groups;
+  std::vector<bool> groupHasSetup;
   for (size_t t = 0; t < codes.size(); ++t) {
     if (codes[t].empty()) continue;
-    const std::string sig = merge ? signature(codes[t], ids[t].cta) : std::to_string(t);
-    auto [it, added] = bySignature.emplace(sig, groups.size());
-    if (added) groups.push_back({ids[t].cta, ids[t].cluster, {}, std::move(codes[t])});
-    groups[it->second].members.push_back(static_cast<int>(t));
+    const std::vector<bool> setup = setupLines(parsed[t]);
+    const bool withSetup = hasSetup(setup);
+    std::string sig = merge ? signature(codes[t], ids[t].cta, setup) : std::to_string(t);
+    auto it = bySignature.find(sig);
+    if (it != bySignature.end() && withSetup && groupHasSetup[it->second]) {  // a second setup: its own group
+      sig = signature(codes[t], ids[t].cta, {});
+      it = bySignature.find(sig);
+    }
+    if (it == bySignature.end()) {
+      it = bySignature.emplace(sig, groups.size()).first;
+      groups.push_back({ids[t].cta, ids[t].cluster, {}, codes[t]});
+      groupHasSetup.push_back(false);
+    }
+    Group& g = groups[it->second];
+    if (withSetup && !groupHasSetup[it->second]) {  // the thread that initialises represents the group
+      g.code = codes[t];
+      g.members.insert(g.members.begin(), static_cast<int>(t));
+      groupHasSetup[it->second] = true;
+    } else {
+      g.members.push_back(static_cast<int>(t));
+    }
   }
   for (const std::string& b : oversubscribed)
     notes.push_back("note: mbarrier " + b + " gets more arrivals per phase than its count; the threads arriving on it are not merged");
@@ -199,6 +240,7 @@ std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId
       for (int m : g.members) {
         Group one = g;
         one.members = {m};
+        one.code = codes[m];
         out.push_back(std::move(one));
       }
       continue;
@@ -214,8 +256,9 @@ std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId
     if (onlyWritesBlockMerge(p)) {  // two representatives keep the race between identical writers
       Group second = g;
       second.members = std::vector<int>(g.members.begin() + 1, g.members.end());
+      second.code = codes[second.members.front()];
       g.members.resize(1);
-      if (n > 2) scaleArrivals(second.code, p, n - 1);
+      if (n > 2) scaleArrivals(second.code, parse(second.code), n - 1);
       out.push_back(std::move(g));
       out.push_back(std::move(second));
       continue;
@@ -227,6 +270,7 @@ std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId
     for (int m : g.members) {
       Group one = g;
       one.members = {m};
+      one.code = codes[m];
       out.push_back(std::move(one));
     }
   }

@@ -412,6 +412,7 @@ Module parseModule(const std::string& text, const std::string& file) {
         m.addressSize = static_cast<int>(litmus::lex::parseInteger(w[1]).value_or(64));
       continue;
     }
+    if (m.version.empty()) throw Error(r.loc, "not a PTX module: no .version directive");
     if (r.end == Raw::End::Label || r.end == Raw::End::Close || (r.end == Raw::End::Open && r.text.empty()))
       throw Error(r.loc, "unexpected '" + (r.end == Raw::End::Label ? r.text + ":" : std::string(r.end == Raw::End::Open ? "{" : "}")) +
                              "' outside a function");

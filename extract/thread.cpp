@@ -64,7 +64,26 @@ ThreadCode Evaluator::run() {
   if (used.count("END")) out.lines.push_back({"END", "", {}, ""});
   dropDeadComputations();
   std::erase_if(out.lines, [&](const Line& l) { return !l.label.empty() && !used.count(l.label); });
+  renumberLabels();
   return std::move(out);
+}
+
+// Labels L1, L2, .. in the order they appear, so that threads with the same code have the same text
+// whatever points the evaluator numbered on paths the code does not keep.
+void Evaluator::renumberLabels() {
+  std::map<std::string, std::string> to;
+  for (const Line& l : out.lines)
+    if (!l.label.empty() && l.label != "END") {
+      std::string n = "L";
+      n += std::to_string(to.size() + 1);
+      to[l.label] = n;
+    }
+  for (Line& l : out.lines) {
+    if (auto it = to.find(l.label); it != to.end()) l.label = it->second;
+    const size_t b = l.text.find("bra ");
+    if (b == std::string::npos) continue;
+    if (auto it = to.find(l.text.substr(b + 4)); it != to.end()) l.text = l.text.substr(0, b + 4) + it->second;
+  }
 }
 
 void Evaluator::emit(const std::string& text, const litmus::SourceLoc& origin) {

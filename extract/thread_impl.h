@@ -56,6 +56,7 @@ class Evaluator {
   void emit(const std::string& text, const litmus::SourceLoc& origin);
   void emitLabel(const std::string& label);
   void dropDeadComputations();
+  void renumberLabels();
   void note(const Op& op, const std::string& text);
   [[noreturn]] void fail(const Op& op, const std::string& text) const;
 

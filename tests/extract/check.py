@@ -135,6 +135,10 @@ with tempfile.TemporaryDirectory() as out:
         fail("a hang does not name its PTX line:\n" + r.stdout)
     if r and "Race " not in r.stdout:
         fail("no race reported for tma_pipeline_no_empty_wait:\n" + r.stdout)
+    t = extract("tma_pipeline_no_consumer_proxy_fence", 64, out)
+    r = run([LITMUS, "check", t]) if t else None
+    if r and not (r.returncode == 1 and "a data race (" in r.stderr and "the test declares 'races: none'" in r.stderr):
+        fail(f"a race does not fail a `races: none` test: exit {r.returncode}, stderr {r.stderr!r}")
     t = extract("tma_pipeline_no_expect_tx", 64, out)
     r = run([LITMUS, "check", "--explain", t]) if t else None
     if r and not ("Allowed" in r.stdout and "ld.shared.u32" in r.stdout and "(pipelines.ptx:" in r.stdout):
