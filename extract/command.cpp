@@ -113,7 +113,7 @@ int cmdExtract(int argc, char** argv) {
                "litmus extract"};
   std::string input, kernel, dir, block, cluster, grid;
   std::vector<std::string> params;
-  bool noMerge = false;
+  bool noMerge = false, noLockstep = false;
   app.add_option("KERNEL", input, "a PTX module (.ptx), or CUDA C++ (.cu) compiled with nvcc -ptx -arch sm_90a")->required();
   app.add_option("--kernel", kernel, "the kernel (its PTX name, or its C++ name); default: every kernel");
   app.add_option("--block", block, "the CTA shape X,Y,Z (default: the kernel's .reqntid)");
@@ -121,12 +121,15 @@ int cmdExtract(int argc, char** argv) {
   app.add_option("--grid", grid, "the grid shape X,Y,Z in CTAs (default: one cluster)");
   app.add_option("--param", params, "a parameter's value: NAME=VALUE (NAME: the PTX name, param_N or N; NAME+OFF for a byte offset)");
   app.add_flag("--no-merge", noMerge, "keep every thread (no merging of identical threads)");
+  app.add_flag("--no-lockstep", noLockstep,
+               "keep threads that wait without arriving apart from the thread they follow (docs/extract.md)");
   app.add_option("-o,--output", dir, "the directory the tests are written to")->required();
   app.footer("exit: 0 every selected kernel extracted; 2 bad input or usage (each kernel that cannot be extracted\n"
              "is said on stderr as FILE:LINE:COL: error: ..., the others are written); 4 internal error.");
   if (const auto rc = cli::parseSubcommand(app, "extract", argc, argv)) return *rc;
   ExtractOptions opt;
   opt.merge = !noMerge;
+  opt.lockstep = !noLockstep;
   for (auto [text, slot] : {std::pair{&block, &opt.block}, {&cluster, &opt.cluster}, {&grid, &opt.grid}}) {
     if (text->empty()) continue;
     *slot = parseShape(*text);

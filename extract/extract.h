@@ -26,6 +26,7 @@ struct ExtractOptions {
   std::vector<ParamValue> params;
   int64_t defaultScalar = 3;  // integer parameters not given (loop counts: a few iterations)
   bool merge = true;          // merge identical threads (docs/extract.md)
+  bool lockstep = true;       // threads that only wait follow the thread they shadow (docs/extract.md)
   std::string source;         // the file events name (default: the module's)
 };
 

@@ -182,10 +182,64 @@ void rescaleBarriers(std::vector<Group>& groups) {
     }
 }
 
+// Instructions with an effect on others: arrivals, transactions, initialisation, copies, writes.
+// A thread without any follows the thread whose code is its code plus such instructions.
+bool effect(const Instr& in) {
+  switch (in.op) {
+    case Opcode::St: case Opcode::Atom: case Opcode::Red: case Opcode::Async: case Opcode::Mapa:
+    case Opcode::Clc:
+      return true;
+    case Opcode::Mbarrier:
+      return !(in.mbarOp == MbarOp::TryWait || in.mbarOp == MbarOp::TestWait || in.mbarOp == MbarOp::PendingCount);
+    default:
+      return false;
+  }
+}
+
+std::string followSignature(const ThreadCode& c, const Parsed& p, int cta) {
+  std::vector<bool> skip(c.lines.size());
+  for (size_t i = 0; i < c.lines.size(); ++i) skip[i] = p.instrs[i] && effect(*p.instrs[i]);
+  return signature(c, cta, skip);
+}
+
+bool hasEffects(const Parsed& p) {
+  return std::any_of(p.instrs.begin(), p.instrs.end(), [](const auto& in) { return in && effect(*in); });
+}
+
+// Lockstep (docs/extract.md): a group that only waits, reads and takes part in barriers joins the
+// group whose code is the same plus effects (a warpgroup's lanes that follow its signalling
+// thread). Exact for barrier-only groups; for waiting ones it assumes they keep pace.
+void followLeaders(std::vector<Group>& groups, std::vector<std::string>& notes) {
+  std::vector<Parsed> parsed;
+  std::map<std::string, size_t> leaders;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    parsed.push_back(parse(groups[i].code));
+    if (hasEffects(parsed[i])) leaders.emplace(followSignature(groups[i].code, parsed[i], groups[i].cta), i);
+  }
+  std::vector<bool> gone(groups.size(), false);
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (hasEffects(parsed[i])) continue;
+    auto it = leaders.find(followSignature(groups[i].code, parsed[i], groups[i].cta));
+    if (it == leaders.end()) continue;
+    Group& leader = groups[it->second];
+    leader.members.insert(leader.members.end(), groups[i].members.begin(), groups[i].members.end());
+    gone[i] = true;
+    bool waits = false;
+    for (const auto& in : parsed[i].instrs) waits = waits || (in && in->op == Opcode::Mbarrier);
+    if (waits)
+      notes.push_back("note: " + std::to_string(groups[i].members.size()) + " threads of CTA " + std::to_string(groups[i].cta) +
+                      " that wait but do not arrive follow a thread with the same waits in lockstep (--no-lockstep keeps them)");
+  }
+  std::vector<Group> kept;
+  for (size_t i = 0; i < groups.size(); ++i)
+    if (!gone[i]) kept.push_back(std::move(groups[i]));
+  groups = std::move(kept);
+}
+
 }  // namespace
 
 std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId>& ids, std::vector<ThreadCode> codes,
-                                bool merge, std::vector<std::string>& notes) {
+                                bool merge, bool lockstep, std::vector<std::string>& notes) {
   (void)launch;
   std::vector<Parsed> parsed(codes.size());
   Arrivals arrivals;
@@ -274,6 +328,7 @@ std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId
       out.push_back(std::move(one));
     }
   }
+  if (merge && lockstep) followLeaders(out, notes);
   rescaleBarriers(out);
   return out;
 }

@@ -18,9 +18,10 @@ struct Group {
 };
 
 // Groups the threads with code (empty code: the thread takes no part). With `merge` false every
-// thread is its own group. Counted bar.sync/bar.arrive operands are rescaled to the groups that
+// thread is its own group; with `lockstep`, a group that only waits and takes part in barriers
+// joins the group whose code is the same plus arrivals and writes. Counted bar.sync/bar.arrive operands are rescaled to the groups that
 // remain. Throws litmus::Error when a group that cannot be merged is too large to keep whole.
 std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId>& ids, std::vector<ThreadCode> codes,
-                                bool merge, std::vector<std::string>& notes);
+                                bool merge, bool lockstep, std::vector<std::string>& notes);
 
 }  // namespace extract
