@@ -10,7 +10,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/subcommand.h"
+#include "base/subcommand.h"
 #include "extract/extract.h"
 #include "litmus/ptx_format.h"
 

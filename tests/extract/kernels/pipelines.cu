@@ -21,6 +21,8 @@ enum Bug {
   kConsumerNoRelease,  // the last consumer warp never releases a stage
   kNoConsumerProxyFence,  // release without fence.proxy.async
   kEmptyCount1,        // empty counts one consumer warp's release, not all
+  kRelaxedWait,        // the consumer's waits are .relaxed: they acquire nothing
+  kRelaxedArrive,      // the consumer's releases are .relaxed: they release nothing
 };
 
 __device__ __forceinline__ uint32_t smem(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
@@ -29,24 +31,38 @@ __device__ __forceinline__ void init(uint64_t* bar, uint32_t count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count));
 }
 
+template <bool relaxed = false>
 __device__ __forceinline__ void wait(uint64_t* bar, uint32_t parity) {
-  asm volatile(
-      "{\n\t.reg .pred P1;\n\t"
-      "LAB_WAIT:\n\t"
-      "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
-      "@P1 bra DONE;\n\t"
-      "bra LAB_WAIT;\n\t"
-      "DONE:\n\t}" ::"r"(smem(bar)),
-      "r"(parity)
-      : "memory");
+  if (relaxed)
+    asm volatile(
+        "{\n\t.reg .pred P1;\n\t"
+        "LAB_WAIT:\n\t"
+        "mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 P1, [%0], %1;\n\t"
+        "@P1 bra DONE;\n\t"
+        "bra LAB_WAIT;\n\t"
+        "DONE:\n\t}" ::"r"(smem(bar)),
+        "r"(parity)
+        : "memory");
+  else
+    asm volatile(
+        "{\n\t.reg .pred P1;\n\t"
+        "LAB_WAIT:\n\t"
+        "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n\t"
+        "@P1 bra DONE;\n\t"
+        "bra LAB_WAIT;\n\t"
+        "DONE:\n\t}" ::"r"(smem(bar)),
+        "r"(parity)
+        : "memory");
 }
 
 __device__ __forceinline__ void arriveExpectTx(uint64_t* bar, uint32_t bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(bar)), "r"(bytes) : "memory");
 }
 
+template <bool relaxed = false>
 __device__ __forceinline__ void arrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(bar)) : "memory");
+  if (relaxed) asm volatile("mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [%0];" ::"r"(smem(bar)) : "memory");
+  else asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(bar)) : "memory");
 }
 
 __device__ __forceinline__ void copy(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
@@ -87,11 +103,11 @@ __device__ void consume(Storage& s, const uint32_t* in, int tiles, bool releases
     const int i = k % kStages, n = k / kStages;
     uint32_t parity = n & 1;
     if (bug == kWrongParity && k == tiles - 1) parity ^= 1;
-    wait(&s.full[i], parity);
+    wait<bug == kRelaxedWait>(&s.full[i], parity);
     if (s.stage[i][0] != in[4 * k]) __trap();
     if (k + kStages < tiles && releases) {
       if (bug != kNoConsumerProxyFence) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-      arrive(&s.empty[i]);
+      arrive<bug == kRelaxedArrive>(&s.empty[i]);
     }
   }
 }
@@ -149,6 +165,8 @@ extern "C" __global__ void tma_pipeline_consumer_no_release(const uint32_t* in, 
 extern "C" __global__ void tma_pipeline_no_consumer_proxy_fence(const uint32_t* in, int tiles) {
   pipeline<kNoConsumerProxyFence>(in, tiles, 1);
 }
+extern "C" __global__ void tma_pipeline_relaxed_wait(const uint32_t* in, int tiles) { pipeline<kRelaxedWait>(in, tiles, 1); }
+extern "C" __global__ void tma_pipeline_relaxed_arrive(const uint32_t* in, int tiles) { pipeline<kRelaxedArrive>(in, tiles, 1); }
 
 // Warp specialization: two consumer warps (launch with 96 threads).
 extern "C" __global__ void warp_specialized(const uint32_t* in, int tiles) { pipeline<kNone>(in, tiles, 2); }
