@@ -12,6 +12,7 @@
 #include <set>
 
 #include "extract/merge.h"
+#include "extract/symmetry.h"
 #include "extract/thread.h"
 #include "litmus/parse.h"
 
@@ -261,6 +262,7 @@ Extracted extractKernel(const Module& m, const Function& fn, const ExtractOption
         for (int64_t w = a.offset / 4; w * 4 < a.offset + std::max(a.bytes, 4); ++w) inputWords[a.obj].insert(w * 4);
   }
   std::vector<Group> groups = groupThreads(launch, ids, std::move(codes), opt.merge, opt.lockstep, x.notes);
+  if (opt.merge) keepOneOfIdenticalCtas(groups, ctx.objects, x.notes);
   if (groups.empty()) throw Error(fn.loc, "kernel '" + fn.name + "' has no synchronization or memory access to check");
 
   litmus::Test& t = x.test;

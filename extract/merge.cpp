@@ -236,6 +236,30 @@ void followLeaders(std::vector<Group>& groups, std::vector<std::string>& notes) 
   groups = std::move(kept);
 }
 
+// A group that only takes part in barriers without a thread count (bar.sync 0, barrier.cluster)
+// and fences nothing changes what the others can do: left out while its CTA keeps another group.
+void dropIdle(std::vector<Group>& groups, std::vector<std::string>& notes) {
+  std::map<int, int> busy;  // CTA -> groups that do more
+  std::vector<bool> idle(groups.size(), true);
+  for (size_t i = 0; i < groups.size(); ++i) {
+    for (const auto& in : parse(groups[i].code).instrs)
+      if (in && !(in->op == Opcode::Fence || in->op == Opcode::FenceProxy || in->op == Opcode::Bra ||
+                  (in->op == Opcode::Bar && litmus::barOperands(*in, false).count < 0)))
+        idle[i] = false;
+    busy[groups[i].cta] += !idle[i];
+  }
+  std::vector<Group> kept;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (idle[i] && busy[groups[i].cta] > 0) {
+      notes.push_back("note: " + std::to_string(groups[i].members.size()) + " threads of CTA " + std::to_string(groups[i].cta) +
+                      " only take part in barriers; left out");
+      continue;
+    }
+    kept.push_back(std::move(groups[i]));
+  }
+  groups = std::move(kept);
+}
+
 }  // namespace
 
 std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId>& ids, std::vector<ThreadCode> codes,
@@ -329,6 +353,7 @@ std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId
     }
   }
   if (merge && lockstep) followLeaders(out, notes);
+  if (merge) dropIdle(out, notes);
   rescaleBarriers(out);
   return out;
 }
