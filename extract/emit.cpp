@@ -124,6 +124,10 @@ void Evaluator::emitChecked(const Op& op, const std::string& text, const std::ve
 }
 
 void Evaluator::emitKept(const Op& op, State& st, Guard g) {
+  // fence.mbarrier_init orders the thread's own earlier mbarrier.init (§9.7.13.4): without one it
+  // orders nothing, and every thread of a CUTLASS cluster sync executes it
+  if (op.is("fence") && op.has("mbarrier_init") && !initsEmitted_) return;
+  if (op.is("mbarrier") && op.has("init")) initsEmitted_ = true;
   std::vector<Arg> args = op.args;
   // try_wait's suspend-time hint only bounds how long one try waits
   if (op.is("mbarrier") && op.has("try_wait") && args.size() == 4) args.pop_back();

@@ -36,14 +36,16 @@ Parsed parse(const ThreadCode& c) {
   return p;
 }
 
-// Setup: the mbarrier.init lines before the thread's first barrier (bar, barrier.cluster). The
+// Setup: the mbarrier.init lines before the thread's first barrier (bar, barrier.cluster), and the
+// fence.mbarrier_init that publishes them. The
 // thread that initialises the barriers is otherwise like its neighbours, and stands for them.
 std::vector<bool> setupLines(const Parsed& p) {
   std::vector<bool> out(p.instrs.size(), false);
   for (size_t i = 0; i < p.instrs.size(); ++i) {
     const auto& in = p.instrs[i];
     if (in && in->op == Opcode::Bar) break;
-    out[i] = in && in->op == Opcode::Mbarrier && in->mbarOp == MbarOp::Init;
+    out[i] = in && ((in->op == Opcode::Mbarrier && in->mbarOp == MbarOp::Init) ||
+                    (in->op == Opcode::Fence && in->restrict == litmus::FenceRestrict::MbarrierInit));
   }
   return out;
 }

@@ -1,4 +1,4 @@
-// Identical CTAs (docs/extract.md, E9): when the CTAs of a launch share nothing but cluster
+// Identical CTAs (docs/extract.md, E8): when the CTAs of a launch share nothing but cluster
 // barriers (no CTA reaches another's shared memory, no global word one CTA writes is accessed by
 // another) and their code is the same up to the names of their own shared locations, every
 // verdict of the whole launch is that of one CTA: each execution of the launch is an execution of
@@ -83,7 +83,7 @@ void keepOneOfIdenticalCtas(std::vector<Group>& groups, const std::vector<MemObj
   std::erase_if(groups, [&](const Group& g) { return g.cta != first; });
   notes.push_back("note: the launch's " + std::to_string(ctas.size()) +
                   " CTAs share nothing but cluster barriers and run the same code: the test keeps CTA " +
-                  std::to_string(first) + " (docs/extract.md, E9)");
+                  std::to_string(first) + " (docs/extract.md, E8)");
 }
 
 }  // namespace extract

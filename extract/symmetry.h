@@ -1,4 +1,4 @@
-// Identical, independent CTAs: the test keeps one of them (docs/extract.md, E9).
+// Identical, independent CTAs: the test keeps one of them (docs/extract.md, E8).
 #pragma once
 
 #include <string>

@@ -112,6 +112,7 @@ class Evaluator {
   std::set<std::string> notes_;
   int labels_ = 0;
   int mapas_ = 0;
+  bool initsEmitted_ = false;
   bool endUsed_ = false;
 
  public:

@@ -6,7 +6,8 @@ compiled to the committed pipelines.ptx, so no nvcc is needed).
    observation of the condition (Never / Sometimes) and the same liveness (terminates / may hang).
    Both verdicts come from `litmus check`; neither is written here.
 2. Merging identical threads changes no verdict: the one-warp pipeline, extracted with and without
-   merging, gets the same observation, liveness and races (docs/extract.md, "Identical threads").
+   merging, gets the same observation, liveness and races (docs/extract.md, E6); two identical
+   CTAs keep one, with the verdict of one (E8).
 3. Events point back into the kernel: a hang, a race and --explain name PTX lines.
 4. Bad input: a .cu without nvcc on the PATH, a malformed module, an unknown kernel (exit 2).
 
@@ -127,6 +128,21 @@ with tempfile.TemporaryDirectory() as out:
             print(f"ok {k} (block {block}): {ta} threads merged, {tb} unmerged, same verdict")
     if not merged_somewhere:
         fail("no extraction merged any threads: the merge check would be vacuous")
+
+    # identical independent CTAs: a grid of two keeps one (docs/extract.md, E8), with the same verdict
+    for bug in ("", "no_empty_wait"):
+        k = kernel_name("tma_pipeline", bug)
+        one = extract(k, 64, os.path.join(out, "one"))
+        r = run([LITMUS, "extract", "pipelines.ptx", "--kernel", k, "--block", "64", "--grid", "2", "-o",
+                 os.path.join(out, "two")])
+        if r.returncode != 0 or "CTAs share nothing but cluster barriers" not in r.stderr:
+            fail(f"{k} on a grid of 2: exit {r.returncode}, stderr {r.stderr!r}")
+            continue
+        two = os.path.join(out, "two", f"{k}-b64-g2.yaml")
+        if one and verdict(one) != verdict(two):
+            fail(f"{k}: a grid of 2 CTAs gets {verdict(two)}, one CTA {verdict(one)}")
+        elif one:
+            print(f"ok {k} (grid 2): one CTA kept, same verdict")
 
     # 3. events name their PTX lines
     t = extract("tma_pipeline_no_empty_wait", 64, out)
