@@ -11,6 +11,7 @@
 #include "extract/merge.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -50,14 +51,15 @@ std::vector<bool> setupLines(const Parsed& p) {
   return out;
 }
 
-std::string signature(const ThreadCode& c, int cta, const std::vector<bool>& skip) {
+std::string signature(const ThreadCode& c, int cta, const std::vector<bool>& skip, bool checks = true) {
   std::string s = std::to_string(cta) + "\n";
   for (size_t i = 0; i < c.lines.size(); ++i) {
     const Line& l = c.lines[i];
     if (!skip.empty() && skip[i]) continue;
     s += l.label + ":" + l.text + "@" + std::to_string(l.origin.line) + "\n";
   }
-  for (const litmus::Cond& e : c.errors) s += "?" + litmus::formatCondition(e) + "\n";
+  if (checks)
+    for (const litmus::Cond& e : c.errors) s += "?" + litmus::formatCondition(e) + "\n";
   return s;
 }
 
@@ -193,49 +195,105 @@ bool effect(const Instr& in) {
       return true;
     case Opcode::Mbarrier:
       return !(in.mbarOp == MbarOp::TryWait || in.mbarOp == MbarOp::TestWait || in.mbarOp == MbarOp::PendingCount);
+    case Opcode::Fence:  // fence.mbarrier_init publishes the thread's own initialisations
+      return in.restrict == litmus::FenceRestrict::MbarrierInit;
     default:
       return false;
   }
 }
 
+bool ownLine(const std::optional<Instr>& in);
+
+// The code that lockstep compares: without each thread's own lines and checks.
 std::string followSignature(const ThreadCode& c, const Parsed& p, int cta) {
   std::vector<bool> skip(c.lines.size());
-  for (size_t i = 0; i < c.lines.size(); ++i) skip[i] = p.instrs[i] && effect(*p.instrs[i]);
-  return signature(c, cta, skip);
+  for (size_t i = 0; i < c.lines.size(); ++i) skip[i] = ownLine(p.instrs[i]);
+  return signature(c, cta, skip, false);
 }
 
-bool hasEffects(const Parsed& p) {
-  return std::any_of(p.instrs.begin(), p.instrs.end(), [](const auto& in) { return in && effect(*in); });
+// A thread's own lines, which lockstep does not compare: effects, loads, fences (which order the
+// thread's own accesses).
+bool ownLine(const std::optional<Instr>& in) {
+  return in && (effect(*in) || in->op == Opcode::Ld || in->op == Opcode::Fence || in->op == Opcode::FenceProxy);
 }
 
-// Lockstep (docs/extract.md): a group that only waits, reads and takes part in barriers joins the
-// group whose code is the same plus effects (a warpgroup's lanes that follow its signalling
-// thread). Exact for barrier-only groups; for waiting ones it assumes they keep pace.
-void followLeaders(std::vector<Group>& groups, std::vector<std::string>& notes) {
+// The union of groups whose code is the same up to their effects and loads: the common lines in order, and
+// before each of them every group's effects there, in group order. The `mapa` registers of the
+// second group on are renamed apart (a test register holds the address of one location only).
+ThreadCode unionOf(const std::vector<const Group*>& gs, const std::vector<const Parsed*>& ps) {
+  ThreadCode u;
+  std::vector<size_t> at(gs.size(), 0);
+  for (;;) {
+    for (size_t k = 0; k < gs.size(); ++k)
+      for (; at[k] < gs[k]->code.lines.size() && ownLine(ps[k]->instrs[at[k]]); ++at[k]) {
+        Line l = gs[k]->code.lines[at[k]];
+        if (k > 0)
+          for (size_t p = l.text.find("%ma"); p != std::string::npos; p = l.text.find("%ma", p + 1)) {
+            size_t e = p + 3;
+            while (e < l.text.size() && std::isdigit(static_cast<unsigned char>(l.text[e]))) ++e;
+            l.text.insert(e, "_g" + std::to_string(k));
+          }
+        u.lines.push_back(std::move(l));
+      }
+    if (at[0] >= gs[0]->code.lines.size()) break;
+    u.lines.push_back(gs[0]->code.lines[at[0]]);
+    for (size_t& a : at) ++a;
+  }
+  for (const Group* g : gs) {
+    u.errors.insert(u.errors.end(), g->code.errors.begin(), g->code.errors.end());
+    u.accesses.insert(u.accesses.end(), g->code.accesses.begin(), g->code.accesses.end());
+  }
+  return u;
+}
+
+// Lockstep (docs/extract.md, E7): the groups of a CTA whose code is the same up to their effects
+// (arrivals, transactions, writes) become one, which makes all their effects: a warpgroup whose
+// threads wait on the same phases, whichever of them signals. Exact for groups that only take part
+// in barriers; for the others it assumes they keep pace with each other. Arrivers on an
+// over-subscribed mbarrier stay apart: their being out of step is the bug.
+void runInLockstep(std::vector<Group>& groups, const std::set<std::string>& oversubscribed,
+                   std::vector<std::string>& notes) {
   std::vector<Parsed> parsed;
-  std::map<std::string, size_t> leaders;
+  std::map<std::string, std::vector<size_t>> buckets;
+  std::vector<std::string> order;
   for (size_t i = 0; i < groups.size(); ++i) {
     parsed.push_back(parse(groups[i].code));
-    if (hasEffects(parsed[i])) leaders.emplace(followSignature(groups[i].code, parsed[i], groups[i].cta), i);
+    std::string sig = followSignature(groups[i].code, parsed[i], groups[i].cta);
+    for (const std::string& b : arrivesOn(parsed[i]))  // kept apart (E6): not joined again
+      if (oversubscribed.count(b)) sig = "apart " + std::to_string(i);
+    if (!buckets.count(sig)) order.push_back(sig);
+    buckets[sig].push_back(i);
   }
-  std::vector<bool> gone(groups.size(), false);
-  for (size_t i = 0; i < groups.size(); ++i) {
-    if (hasEffects(parsed[i])) continue;
-    auto it = leaders.find(followSignature(groups[i].code, parsed[i], groups[i].cta));
-    if (it == leaders.end()) continue;
-    Group& leader = groups[it->second];
-    leader.members.insert(leader.members.end(), groups[i].members.begin(), groups[i].members.end());
-    gone[i] = true;
-    bool waits = false;
-    for (const auto& in : parsed[i].instrs) waits = waits || (in && in->op == Opcode::Mbarrier);
-    if (waits)
-      notes.push_back("note: " + std::to_string(groups[i].members.size()) + " threads of CTA " + std::to_string(groups[i].cta) +
-                      " that wait but do not arrive follow a thread with the same waits in lockstep (--no-lockstep keeps them)");
+  std::vector<Group> out;
+  for (const std::string& sig : order) {
+    const std::vector<size_t>& b = buckets[sig];
+    if (b.size() == 1) {
+      out.push_back(std::move(groups[b[0]]));
+      continue;
+    }
+    std::vector<const Group*> gs;
+    std::vector<const Parsed*> ps;
+    Group merged = groups[b[0]];
+    merged.members.clear();
+    int waiting = 0;
+    for (size_t i : b) {
+      gs.push_back(&groups[i]);
+      ps.push_back(&parsed[i]);
+      merged.members.insert(merged.members.end(), groups[i].members.begin(), groups[i].members.end());
+      for (const auto& in : parsed[i].instrs)
+        if (in && in->op == Opcode::Mbarrier && !effect(*in)) {
+          waiting += static_cast<int>(groups[i].members.size());
+          break;
+        }
+    }
+    merged.code = unionOf(gs, ps);
+    if (waiting)
+      notes.push_back("note: " + std::to_string(merged.members.size()) + " threads of CTA " + std::to_string(merged.cta) +
+                      " that wait on the same phases run in lockstep as one (" + std::to_string(b.size()) +
+                      " kinds; --no-lockstep keeps them apart)");
+    out.push_back(std::move(merged));
   }
-  std::vector<Group> kept;
-  for (size_t i = 0; i < groups.size(); ++i)
-    if (!gone[i]) kept.push_back(std::move(groups[i]));
-  groups = std::move(kept);
+  groups = std::move(out);
 }
 
 // A group that only takes part in barriers without a thread count (bar.sync 0, barrier.cluster)
@@ -354,7 +412,7 @@ std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId
       out.push_back(std::move(one));
     }
   }
-  if (merge && lockstep) followLeaders(out, notes);
+  if (merge && lockstep) runInLockstep(out, oversubscribed, notes);
   if (merge) dropIdle(out, notes);
   rescaleBarriers(out);
   return out;

@@ -144,6 +144,20 @@ with tempfile.TemporaryDirectory() as out:
         elif one:
             print(f"ok {k} (grid 2): one CTA kept, same verdict")
 
+    # lockstep (E7) is an assumption: consumer lanes that wait without releasing can fall behind and
+    # hang under the PTX model; in lockstep with lane 0 they cannot
+    for lockstep, hang in ((True, False), (False, True)):
+        sub = os.path.join(out, "lockstep" if lockstep else "apart")
+        r = run([LITMUS, "extract", "pipelines.ptx", "--kernel", "tma_pipeline_waiting_lanes", "--block", "64", "-o", sub]
+                + ([] if lockstep else ["--no-lockstep"]))
+        v = verdict(os.path.join(sub, "tma_pipeline_waiting_lanes-b64.yaml")) if r.returncode == 0 else None
+        if not v or v["hang"] != hang or v["observation"] != "Never":
+            fail(f"tma_pipeline_waiting_lanes {'in lockstep' if lockstep else 'apart'}: {v}, expected "
+                 f"{'a possible hang' if hang else 'no hang'} and Never ({r.stderr.strip()})")
+        else:
+            print(f"ok tma_pipeline_waiting_lanes {'in lockstep' if lockstep else 'apart'}: "
+                  f"{'may hang' if hang else 'terminates'}")
+
     # 3. events name their PTX lines
     t = extract("tma_pipeline_no_empty_wait", 64, out)
     r = run([LITMUS, "check", t]) if t else None

@@ -138,6 +138,32 @@ __device__ void pipeline(const uint32_t* in, int tiles, int consumers) {
   }
 }
 
+// The TMA pipeline whose other consumer lanes wait for each stage too, as a CUTLASS warpgroup's
+// threads do, without taking part in its release: under the PTX model such a lane can fall two
+// phases behind and wait forever. `litmus extract` shows that hang with --no-lockstep; by default
+// the lanes run in lockstep with lane 0 (docs/extract.md, E7) and the test terminates.
+__device__ void waitingLanes(const uint32_t* in, int tiles) {
+  extern __shared__ __align__(128) unsigned char shared[];
+  Storage& s = *reinterpret_cast<Storage*>(shared);
+  const int warp = __shfl_sync(0xffffffff, threadIdx.x / 32, 0);
+  if (warp == 0 && electOne()) initBarriers<kNone>(s, 1);
+  __syncthreads();
+  if (warp == 0) {
+    if (electOne()) produce<kNone>(s, in, tiles);
+    return;
+  }
+  for (int k = 0; k < tiles; ++k) {
+    const int i = k % kStages, n = k / kStages;
+    wait(&s.full[i], n & 1);
+    if (threadIdx.x % 32 != 0) continue;
+    if (s.stage[i][0] != in[4 * k]) __trap();
+    if (k + kStages < tiles) {
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      arrive(&s.empty[i]);
+    }
+  }
+}
+
 // The same pipeline within one warp: lane 0 produces, every other lane consumes (launch with
 // 1 + consumers threads). Identical consumers are what `litmus extract` merges, so the check
 // compares this kernel's test with and without merging.
@@ -167,6 +193,8 @@ extern "C" __global__ void tma_pipeline_no_consumer_proxy_fence(const uint32_t* 
 }
 extern "C" __global__ void tma_pipeline_relaxed_wait(const uint32_t* in, int tiles) { pipeline<kRelaxedWait>(in, tiles, 1); }
 extern "C" __global__ void tma_pipeline_relaxed_arrive(const uint32_t* in, int tiles) { pipeline<kRelaxedArrive>(in, tiles, 1); }
+
+extern "C" __global__ void tma_pipeline_waiting_lanes(const uint32_t* in, int tiles) { waitingLanes(in, tiles); }
 
 // Warp specialization: two consumer warps (launch with 96 threads).
 extern "C" __global__ void warp_specialized(const uint32_t* in, int tiles) { pipeline<kNone>(in, tiles, 2); }
