@@ -61,49 +61,11 @@ std::optional<Value> addressArith(const std::string& head, const Value& a, const
   return std::nullopt;
 }
 
-// Integer binary and unary operations; nullopt for those not listed.
-std::optional<int64_t> intOp(const Op& op, const std::vector<int64_t>& v, int w, bool sgn) {
+// The bit-field and permutation instructions: bfe, bfi, lop3, prmt (default mode), shf, bmsk.
+std::optional<int64_t> bitOp(const Op& op, const std::vector<int64_t>& v, int w, bool sgn) {
   const std::string& h = op.parts[0];
   const int64_t a = v.size() > 0 ? v[0] : 0, b = v.size() > 1 ? v[1] : 0, c = v.size() > 2 ? v[2] : 0;
-  const uint64_t ua = static_cast<uint64_t>(a) & mask(w), ub = static_cast<uint64_t>(b);
-  const bool hi = op.has("hi"), wide = op.has("wide");
-  auto mul = [&](int64_t x, int64_t y) -> int64_t {
-    if (wide) return x * y;  // 32 x 32 -> 64 (operands already sign- or zero-extended)
-    if (hi) {
-      const __int128 p = sgn ? static_cast<__int128>(x) * y
-                             : static_cast<__int128>(static_cast<unsigned __int128>(static_cast<uint64_t>(x) & mask(w)) *
-                                                     (static_cast<uint64_t>(y) & mask(w)));
-      return static_cast<int64_t>(p >> (8 * w));
-    }
-    return static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
-  };
-  if (h == "add") return a + b;
-  if (h == "sub") return a - b;
-  if (h == "mul" || h == "mul24") return mul(a, b);
-  if (h == "mad" || h == "mad24") return mul(a, b) + c;
-  if (h == "div") return b == 0 ? std::nullopt : std::optional<int64_t>(sgn ? a / b : static_cast<int64_t>(ua / (ub & mask(w))));
-  if (h == "rem") return b == 0 ? std::nullopt : std::optional<int64_t>(sgn ? a % b : static_cast<int64_t>(ua % (ub & mask(w))));
-  if (h == "and") return a & b;
-  if (h == "or") return a | b;
-  if (h == "xor") return a ^ b;
-  if (h == "not") return op.has("pred") ? !a : ~a;
-  if (h == "cnot") return a == 0;
-  if (h == "neg") return -a;
-  if (h == "abs") return a < 0 ? -a : a;
-  if (h == "min") return sgn ? std::min(a, b) : static_cast<int64_t>(std::min(ua, ub & mask(w)));
-  if (h == "max") return sgn ? std::max(a, b) : static_cast<int64_t>(std::max(ua, ub & mask(w)));
-  if (h == "shl") return ub >= static_cast<uint64_t>(8 * w) ? 0 : static_cast<int64_t>(ua << ub);
-  if (h == "shr") {
-    if (ub >= static_cast<uint64_t>(8 * w)) return sgn && a < 0 ? -1 : 0;
-    return sgn ? a >> ub : static_cast<int64_t>(ua >> ub);
-  }
-  if (h == "popc") return std::popcount(ua);
-  if (h == "clz") return w == 8 ? std::countl_zero(ua) : std::countl_zero(static_cast<uint32_t>(ua));
-  if (h == "brev") {
-    uint64_t r = 0;
-    for (int i = 0; i < 8 * w; ++i) r |= ((ua >> i) & 1) << (8 * w - 1 - i);
-    return static_cast<int64_t>(r);
-  }
+  const uint64_t ua = static_cast<uint64_t>(a) & mask(w);
   if (h == "bfe") {  // bfe d, a, pos, len
     const int pos = static_cast<int>(b & 0xff), len = static_cast<int>(c & 0xff);
     if (len == 0 || pos >= 8 * w) return sgn && a < 0 && pos >= 8 * w ? -1 : 0;
@@ -151,6 +113,52 @@ std::optional<int64_t> intOp(const Op& op, const std::vector<int64_t>& v, int w,
   return std::nullopt;
 }
 
+// Integer binary and unary operations; nullopt for those not listed.
+std::optional<int64_t> intOp(const Op& op, const std::vector<int64_t>& v, int w, bool sgn) {
+  const std::string& h = op.parts[0];
+  const int64_t a = v.size() > 0 ? v[0] : 0, b = v.size() > 1 ? v[1] : 0, c = v.size() > 2 ? v[2] : 0;
+  const uint64_t ua = static_cast<uint64_t>(a) & mask(w), ub = static_cast<uint64_t>(b);
+  const bool hi = op.has("hi"), wide = op.has("wide");
+  auto mul = [&](int64_t x, int64_t y) -> int64_t {
+    if (wide) return x * y;  // 32 x 32 -> 64 (operands already sign- or zero-extended)
+    if (hi) {
+      const __int128 p = sgn ? static_cast<__int128>(x) * y
+                             : static_cast<__int128>(static_cast<unsigned __int128>(static_cast<uint64_t>(x) & mask(w)) *
+                                                     (static_cast<uint64_t>(y) & mask(w)));
+      return static_cast<int64_t>(p >> (8 * w));
+    }
+    return static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
+  };
+  if (h == "add") return a + b;
+  if (h == "sub") return a - b;
+  if (h == "mul" || h == "mul24") return mul(a, b);
+  if (h == "mad" || h == "mad24") return mul(a, b) + c;
+  if (h == "div") return b == 0 ? std::nullopt : std::optional<int64_t>(sgn ? a / b : static_cast<int64_t>(ua / (ub & mask(w))));
+  if (h == "rem") return b == 0 ? std::nullopt : std::optional<int64_t>(sgn ? a % b : static_cast<int64_t>(ua % (ub & mask(w))));
+  if (h == "and") return a & b;
+  if (h == "or") return a | b;
+  if (h == "xor") return a ^ b;
+  if (h == "not") return op.has("pred") ? !a : ~a;
+  if (h == "cnot") return a == 0;
+  if (h == "neg") return -a;
+  if (h == "abs") return a < 0 ? -a : a;
+  if (h == "min") return sgn ? std::min(a, b) : static_cast<int64_t>(std::min(ua, ub & mask(w)));
+  if (h == "max") return sgn ? std::max(a, b) : static_cast<int64_t>(std::max(ua, ub & mask(w)));
+  if (h == "shl") return ub >= static_cast<uint64_t>(8 * w) ? 0 : static_cast<int64_t>(ua << ub);
+  if (h == "shr") {
+    if (ub >= static_cast<uint64_t>(8 * w)) return sgn && a < 0 ? -1 : 0;
+    return sgn ? a >> ub : static_cast<int64_t>(ua >> ub);
+  }
+  if (h == "popc") return std::popcount(ua);
+  if (h == "clz") return w == 8 ? std::countl_zero(ua) : std::countl_zero(static_cast<uint32_t>(ua));
+  if (h == "brev") {
+    uint64_t r = 0;
+    for (int i = 0; i < 8 * w; ++i) r |= ((ua >> i) & 1) << (8 * w - 1 - i);
+    return static_cast<int64_t>(r);
+  }
+  return bitOp(op, v, w, sgn);
+}
+
 // The signedness and width a source is read with (`cvt` and `mul.wide` read their source type).
 struct Reading {
   int bytes;
@@ -173,6 +181,46 @@ int resultBytes(const Op& op) {
       if (int b = typeBytes(op.parts[i])) return b;
   }
   return op.typeBytes() ? op.typeBytes() : 8;
+}
+
+// A pure instruction on an address: conversions and cvta keep it (cvta changes its window),
+// isspacep asks for its window, mad and add/sub move it, comparisons of one object's addresses
+// compare offsets, and a null test says not null.
+std::optional<Value> addressResult(const Op& op, const std::vector<Value>& src) {
+  const std::string& h = op.parts[0];
+  if ((h == "cvt" || h == "cvta") && src.size() == 1 && src[0].kind == K::Addr) {
+    Value v = src[0];
+    if (h == "cvta") {
+      const Window w = op.has("shared") || op.has("shared::cta") ? Window::SharedCta
+                       : op.has("shared::cluster")               ? Window::SharedCluster
+                       : op.has("global")                        ? Window::Global
+                       : op.has("param")                         ? Window::Param
+                       : op.has("local")                         ? Window::Local
+                                                                 : Window::Generic;
+      v.window = op.has("to") ? w : Window::Generic;
+    }
+    return v;
+  }
+  if (h == "cvta" && src.size() == 1 && src[0].isInt()) return src[0];  // a null pointer stays null
+  if (h == "isspacep" && src.size() == 1 && src[0].kind == K::Addr) {
+    const Window w = src[0].window;
+    const bool shared = w == Window::SharedCta || w == Window::SharedCluster;
+    return Value::num(op.has("global") ? w == Window::Global : op.has("shared") ? shared : 0);
+  }
+  if (h == "mad" && src.size() == 3 && src[0].isInt() && src[1].isInt() && src[2].kind == K::Addr) {
+    const Reading r = sourceReading(op);
+    const int64_t p = normalize(src[0].i, r.bytes, r.isSigned) * normalize(src[1].i, r.bytes, r.isSigned);
+    return Value::addr(src[2].obj, src[2].i + p, src[2].window);
+  }
+  if (src.size() != 2) return std::nullopt;
+  if (h == "setp" && src[0].kind == K::Addr && src[1].kind == K::Addr && src[0].obj == src[1].obj) {
+    if (auto r = compare(op.parts[1], src[0].i, src[1].i, true)) return Value::num(*r);
+    return std::nullopt;
+  }
+  if (h == "setp" && (src[0].isInt() || src[1].isInt()) && (src[0].i == 0 || src[1].i == 0) &&
+      (op.parts[1] == "eq" || op.parts[1] == "ne"))  // a null test of an address
+    return Value::num(op.parts[1] == "ne");
+  return addressArith(h, src[0], src[1]);
 }
 
 }  // namespace
@@ -214,45 +262,9 @@ std::vector<Value> evalPure(const Op& op, const std::vector<Value>& src) {
     out[0] = src[0].isInt() ? Value::num(normalize(src[0].i, wOut, false)) : src[0];
     return out;
   }
-  if ((h == "cvt" || h == "cvta") && src.size() == 1 && src[0].kind == K::Addr) {
-    out[0] = src[0];
-    if (h == "cvta") {
-      const bool to = op.has("to");
-      const Window w = op.has("shared") || op.has("shared::cta") ? Window::SharedCta
-                       : op.has("shared::cluster")               ? Window::SharedCluster
-                       : op.has("global")                        ? Window::Global
-                       : op.has("param")                         ? Window::Param
-                       : op.has("local")                         ? Window::Local
-                                                                 : Window::Generic;
-      out[0].window = to ? w : Window::Generic;
-    }
-    return out;
-  }
-  if (h == "cvta" && src.size() == 1 && src[0].isInt()) {
-    out[0] = src[0];
-    return out;
-  }
-  if (h == "isspacep" && src.size() == 1 && src[0].kind == K::Addr) {
-    const Window w = src[0].window;
-    const bool shared = w == Window::SharedCta || w == Window::SharedCluster;
-    out[0] = Value::num(op.has("global") ? w == Window::Global : op.has("shared") ? shared : 0);
-    return out;
-  }
-  if (h == "mad" && src.size() == 3 && src[0].isInt() && src[1].isInt() && src[2].kind == K::Addr) {
-    const Reading r = sourceReading(op);
-    const int64_t p = normalize(src[0].i, r.bytes, r.isSigned) * normalize(src[1].i, r.bytes, r.isSigned);
-    out[0] = Value::addr(src[2].obj, src[2].i + p, src[2].window);
-    return out;
-  }
-  if (src.size() == 2 && (src[0].kind == K::Addr || src[1].kind == K::Addr)) {
-    if (h == "setp" && src[0].kind == K::Addr && src[1].kind == K::Addr && src[0].obj == src[1].obj) {
-      if (auto r = compare(op.parts[1], src[0].i, src[1].i, true)) out[0] = Value::num(*r);
-    } else if (h == "setp" && (src[0].isInt() || src[1].isInt()) && (src[0].i == 0 || src[1].i == 0) &&
-               (op.parts[1] == "eq" || op.parts[1] == "ne")) {  // a null test of an address
-      out[0] = Value::num(op.parts[1] == "ne");
-    } else if (auto v = addressArith(h, src[0], src[1])) {
-      out[0] = *v;
-    }
+  if (std::any_of(src.begin(), src.end(), [](const Value& v) { return v.kind == K::Addr; }) ||
+      (h == "cvta" && src.size() == 1)) {
+    if (std::optional<Value> v = addressResult(op, src)) out[0] = *v;
     return out;
   }
   for (const Value& v : src)

@@ -103,6 +103,52 @@ int countInstrs(const litmus::Test& t) {
   return n;
 }
 
+// The module to read: the PTX file, or what nvcc makes of a .cu file. Errors are said on stderr.
+std::optional<Module> readModule(const std::string& input, const std::string& dir) {
+  const std::optional<std::string> ptx = ptxOf(input, dir);
+  if (!ptx) return std::nullopt;
+  std::ifstream in(*ptx);
+  if (!in) {
+    std::cerr << *ptx << ":0:0: error: cannot read this file\n";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return parseModule(text.str(), *ptx);
+  } catch (const litmus::Error& e) {
+    std::cerr << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+// Extracts and writes each kernel's test; a kernel with nothing to check is an error only when
+// it was asked for by name.
+int writeTests(const Module& m, const std::vector<const Function*>& kernels, const ExtractOptions& opt,
+               const std::string& dir, bool named) {
+  int status = 0;
+  for (const Function* f : kernels) {
+    try {
+      Extracted x = extractKernel(m, *f, opt);
+      const fs::path out = fs::path(dir) / x.file;
+      std::ofstream o(out);
+      o << x.yaml;
+      if (!o) throw litmus::Error({out.string(), 0, 0}, "cannot write this file");
+      std::cout << "wrote " << out.string() << ": " << x.test.threads.size() << " threads, " << countInstrs(x.test)
+                << " instructions\n";
+      for (const std::string& n : x.notes) std::cerr << n << "\n";
+    } catch (const NothingToCheck& e) {
+      if (named) status = 2;
+      std::cerr << (named ? e.what() : e.loc().file + ":" + std::to_string(e.loc().line) + ": note: " + e.message() +
+                                          "; no test written") << "\n";
+    } catch (const litmus::Error& e) {
+      std::cerr << e.what() << "\n";
+      status = 2;
+    }
+  }
+  return status;
+}
+
 }  // namespace
 
 int cmdExtract(int argc, char** argv) {
@@ -152,44 +198,15 @@ int cmdExtract(int argc, char** argv) {
     std::cerr << "litmus extract: cannot create " << dir << ": " << ec.message() << "\n";
     return 2;
   }
-  const std::optional<std::string> ptx = ptxOf(input, dir);
-  if (!ptx) return 2;
-  std::ifstream in(*ptx);
-  if (!in) {
-    std::cerr << *ptx << ":0:0: error: cannot read this file\n";
-    return 2;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  Module m;
-  try {
-    m = parseModule(text.str(), *ptx);
-  } catch (const litmus::Error& e) {
-    std::cerr << e.what() << "\n";
-    return 2;
-  }
-  const std::vector<const Function*> kernels = selectKernels(m, kernel);
+  const std::optional<Module> m = readModule(input, dir);
+  if (!m) return 2;
+  const std::vector<const Function*> kernels = selectKernels(*m, kernel);
   if (kernels.empty()) {
-    std::cerr << *ptx << ":0:0: error: " << (kernel.empty() ? "no kernel (.entry) in this module" : "no kernel named '" + kernel + "'") << "\n";
+    std::cerr << m->file << ":0:0: error: "
+              << (kernel.empty() ? "no kernel (.entry) in this module" : "no kernel named '" + kernel + "'") << "\n";
     return 2;
   }
-  int status = 0;
-  for (const Function* f : kernels) {
-    try {
-      Extracted x = extractKernel(m, *f, opt);
-      const fs::path out = fs::path(dir) / x.file;
-      std::ofstream o(out);
-      o << x.yaml;
-      if (!o) throw litmus::Error({out.string(), 0, 0}, "cannot write this file");
-      std::cout << "wrote " << out.string() << ": " << x.test.threads.size() << " threads, " << countInstrs(x.test)
-                << " instructions\n";
-      for (const std::string& n : x.notes) std::cerr << n << "\n";
-    } catch (const litmus::Error& e) {
-      std::cerr << e.what() << "\n";
-      status = 2;
-    }
-  }
-  return status;
+  return writeTests(*m, kernels, opt, dir, !kernel.empty());
 }
 
 }  // namespace extract

@@ -229,28 +229,9 @@ void Evaluator::memoryAccess(const Op& op, State& st) {
   }
 }
 
-// A pure instruction with an operand only the test computes: the test computes it too. A
-// comparison's result also records the condition it holds, for the kernel's checks.
-bool Evaluator::emitDynamicPure(const Op& op, State& st) {
-  const std::vector<int> d = destRegs(op);
-  const Guard g = guardOf(op, st);
-  std::string text = guardText(op, st, g) + op.mnemonic;
-  std::vector<int> dyns;
-  for (size_t i = 0; i < d.size(); ++i) {
-    const bool pred = op.is("setp") || op.has("pred");
-    dyns.push_back(d[i] >= 0 ? newDyn(k.regs[d[i]], pred) : -1);
-  }
-  std::string operands;
-  for (int dyn : dyns) operands += (operands.empty() ? "" : "|") + (dyn >= 0 ? "%" + dyns_[dyn].name : "_");
-  bool expressible = true;
-  for (size_t i = 1; i < op.args.size(); ++i) {
-    try {
-      operands += ", " + renderSource(op, st, op.args[i]);
-    } catch (const litmus::Error&) {
-      expressible = false;
-    }
-  }
-  // the condition a comparison holds (for a check's error path)
+// The condition a comparison's result holds, for a check's error path (E5): setp on test
+// registers and numbers, and and/or/not of such predicates.
+void Evaluator::recordCondition(const Op& op, const State& st, const std::vector<int>& dyns, Guard g) {
   if (op.is("setp") && op.args.size() >= 3 && !dyns.empty() && dyns[0] >= 0) {
     const Value a = value(st, op.args[1]), b = value(st, op.args[2]);
     const std::optional<litmus::CmpOp> cmp = cmpOf(op.parts[1]);
@@ -292,6 +273,30 @@ bool Evaluator::emitDynamicPure(const Op& op, State& st) {
       if (c.kind != litmus::Cond::Kind::Not || c.kids.size() == 1) predConds_[dyns[0]] = std::move(c);
     }
   }
+}
+
+// A pure instruction with an operand only the test computes: the test computes it too. A
+// comparison's result also records the condition it holds, for the kernel's checks.
+bool Evaluator::emitDynamicPure(const Op& op, State& st) {
+  const std::vector<int> d = destRegs(op);
+  const Guard g = guardOf(op, st);
+  std::string text = guardText(op, st, g) + op.mnemonic;
+  std::vector<int> dyns;
+  for (size_t i = 0; i < d.size(); ++i) {
+    const bool pred = op.is("setp") || op.has("pred");
+    dyns.push_back(d[i] >= 0 ? newDyn(k.regs[d[i]], pred) : -1);
+  }
+  std::string operands;
+  for (int dyn : dyns) operands += (operands.empty() ? "" : "|") + (dyn >= 0 ? "%" + dyns_[dyn].name : "_");
+  bool expressible = true;
+  for (size_t i = 1; i < op.args.size(); ++i) {
+    try {
+      operands += ", " + renderSource(op, st, op.args[i]);
+    } catch (const litmus::Error&) {
+      expressible = false;
+    }
+  }
+  recordCondition(op, st, dyns, g);
   text += " " + operands;
   if (expressible) {
     try {

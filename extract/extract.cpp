@@ -49,6 +49,39 @@ class Names {
   std::set<std::string> used_ = {"_", "true", "false", "and", "or", "not", "exists", "forall", "END"};
 };
 
+// Parameters: the given values, else a global buffer for each 64-bit one and the default for
+// integers (said in a note).
+void addParams(LaunchContext& c, const Kernel& k, const ExtractOptions& opt, Names& names, std::vector<std::string>& notes) {
+  std::map<std::string, std::map<int64_t, int64_t>> given;
+  for (const ParamValue& p : opt.params) {
+    std::string name = p.name;
+    for (size_t i = 0; i < k.fn->params.size(); ++i) {
+      const std::string& full = k.fn->params[i].name;
+      if (name == std::to_string(i) || name == "param_" + std::to_string(i) ||
+          (full.size() > name.size() && full.compare(full.size() - name.size(), name.size(), name) == 0 &&
+           full[full.size() - name.size() - 1] == '_'))
+        name = full;
+    }
+    if (std::none_of(k.fn->params.begin(), k.fn->params.end(), [&](const VarDecl& d) { return d.name == name; }))
+      throw Error(k.fn->loc, "--param " + p.name + ": the kernel has no such parameter");
+    given[name][p.offset] = p.value;
+  }
+  for (size_t i = 0; i < k.fn->params.size(); ++i) {
+    const VarDecl& p = k.fn->params[i];
+    auto& vals = c.params[p.name];
+    for (const auto& [off, v] : given[p.name]) vals[off] = Value::num(v);
+    if (p.count != 1 || vals.count(0)) continue;
+    if (p.elemBytes == 8) {
+      c.objects.push_back({MemObject::Kind::Buffer, p.name, names.unique("arg" + std::to_string(i)), -1, 0});
+      vals[0] = Value::addr(static_cast<int>(c.objects.size()) - 1, 0, Window::Generic);
+    } else {
+      vals[0] = Value::num(opt.defaultScalar);
+      notes.push_back("note: parameter " + std::to_string(i) + " (" + p.name + ") = " + std::to_string(opt.defaultScalar) +
+                      " (the default; --param " + std::to_string(i) + "=N to change)");
+    }
+  }
+}
+
 LaunchContext makeContext(const Module& m, const Kernel& k, const Launch& launch, const ExtractOptions& opt,
                     std::vector<std::string>& notes) {
   LaunchContext c;
@@ -83,35 +116,7 @@ LaunchContext makeContext(const Module& m, const Kernel& k, const Launch& launch
     c.namedIds[v.name] = static_cast<int>(c.objects.size());
     c.objects.push_back({MemObject::Kind::Local, v.name, v.name, -1, v.bytes()});
   }
-  // parameters: given values, else a buffer for each 64-bit one and the default for integers
-  std::map<std::string, std::map<int64_t, int64_t>> given;
-  for (const ParamValue& p : opt.params) {
-    std::string name = p.name;
-    for (size_t i = 0; i < k.fn->params.size(); ++i) {
-      const std::string& full = k.fn->params[i].name;
-      if (name == std::to_string(i) || name == "param_" + std::to_string(i) ||
-          (full.size() > name.size() && full.compare(full.size() - name.size(), name.size(), name) == 0 &&
-           full[full.size() - name.size() - 1] == '_'))
-        name = full;
-    }
-    if (std::none_of(k.fn->params.begin(), k.fn->params.end(), [&](const VarDecl& d) { return d.name == name; }))
-      throw Error(k.fn->loc, "--param " + p.name + ": the kernel has no such parameter");
-    given[name][p.offset] = p.value;
-  }
-  for (size_t i = 0; i < k.fn->params.size(); ++i) {
-    const VarDecl& p = k.fn->params[i];
-    auto& vals = c.params[p.name];
-    for (const auto& [off, v] : given[p.name]) vals[off] = Value::num(v);
-    if (p.count != 1 || vals.count(0)) continue;
-    if (p.elemBytes == 8) {
-      c.objects.push_back({MemObject::Kind::Buffer, p.name, names.unique("arg" + std::to_string(i)), -1, 0});
-      vals[0] = Value::addr(static_cast<int>(c.objects.size()) - 1, 0, Window::Generic);
-    } else {
-      vals[0] = Value::num(opt.defaultScalar);
-      notes.push_back("note: parameter " + std::to_string(i) + " (" + p.name + ") = " + std::to_string(opt.defaultScalar) +
-                      " (the default; --param " + std::to_string(i) + "=N to change)");
-    }
-  }
+  addParams(c, k, opt, names, notes);
   return c;
 }
 
@@ -243,29 +248,9 @@ std::vector<const Function*> selectKernels(const Module& m, const std::string& f
   return out;
 }
 
-Extracted extractKernel(const Module& m, const Function& fn, const ExtractOptions& opt) {
-  Extracted x;
-  x.kernel = fn.name;
-  const Kernel k = prepareKernel(m, fn);
-  const Launch launch = launchOf(fn, opt);
-  LaunchContext ctx = makeContext(m, k, launch, opt, x.notes);
-  const std::vector<ThreadId> ids = threadsOf(launch);
-  ctx.readOnly = readOnlyObjects(ctx, ids);
-  std::vector<ThreadCode> codes = evaluateAll(ctx, ids);
-  std::set<std::string> seen;
-  std::map<int, std::set<int64_t>> inputWords;  // read-only object -> words the test reads
-  for (const ThreadCode& c : codes) {
-    for (const std::string& n : c.notes)
-      if (seen.insert(n).second) x.notes.push_back(n);
-    for (const Access& a : c.accesses)
-      if (ctx.readOnly.count(a.obj))
-        for (int64_t w = a.offset / 4; w * 4 < a.offset + std::max(a.bytes, 4); ++w) inputWords[a.obj].insert(w * 4);
-  }
-  std::vector<Group> groups = groupThreads(launch, ids, std::move(codes), opt.merge, opt.lockstep, x.notes);
-  if (opt.merge) keepOneOfIdenticalCtas(groups, ctx.objects, x.notes);
-  if (groups.empty()) throw Error(fn.loc, "kernel '" + fn.name + "' has no synchronization or memory access to check");
+namespace {
 
-  litmus::Test& t = x.test;
+std::string testName(const Module& m, const Function& fn, const Launch& launch) {
   std::string name = shortName(fn.name);
   const auto kernels = selectKernels(m, shortName(fn.name));
   if (kernels.size() > 1)
@@ -273,17 +258,15 @@ Extracted extractKernel(const Module& m, const Function& fn, const ExtractOption
   name += "-b" + shapeText(launch.block);
   if (launch.ctasPerCluster() > 1) name += "-c" + shapeText(launch.cluster);
   if (launch.grid != launch.cluster) name += "-g" + shapeText(launch.grid);
-  t.name = name;
-  x.file = name + ".yaml";
-  const std::string source = opt.source.empty() ? m.file : opt.source;
-  t.description = "Extracted by litmus extract from " + source + ": " + demangle(fn.name) + ", block " +
-                  shapeText(launch.block) + ", cluster " + shapeText(launch.cluster) + ", grid " + shapeText(launch.grid) +
-                  ".";
+  return name;
+}
+
+// The test's threads, one per group, with the PTX lines as origins; `used` gets the objects their
+// code names and `any` each check's condition.
+void addThreads(litmus::Test& t, const std::vector<Group>& groups, const LaunchContext& ctx, const std::string& source,
+                std::set<int>& used, litmus::Cond& any) {
   std::map<std::string, int> byName;
   for (size_t o = 0; o < ctx.objects.size(); ++o) byName[ctx.objects[o].name] = static_cast<int>(o);
-  std::set<int> used;
-  litmus::Cond any;
-  any.kind = litmus::Cond::Kind::Or;
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     litmus::Thread th;
     th.name = "P" + std::to_string(gi);
@@ -308,6 +291,11 @@ Extracted extractKernel(const Module& m, const Function& fn, const ExtractOption
     }
     t.threads.push_back(std::move(th));
   }
+}
+
+// The locations the code names; inputs get their initial words (initialValue).
+void addLocations(litmus::Test& t, const std::set<int>& used, const LaunchContext& ctx,
+                  std::map<int, std::set<int64_t>>& inputWords) {
   for (int o : used) {
     const MemObject& obj = ctx.objects[o];
     litmus::Location l;
@@ -318,6 +306,10 @@ Extracted extractKernel(const Module& m, const Function& fn, const ExtractOption
     if (!l.initAt.empty()) l.init = l.initAt.begin()->first == 0 ? l.initAt.begin()->second : 0;
     t.locations.push_back(std::move(l));
   }
+}
+
+// The properties (E5): no hang, no race, and the kernel's checks never failing.
+void addProperties(litmus::Test& t, const litmus::Cond& any) {
   if (any.kids.empty()) {
     t.condition.kind = litmus::Cond::Kind::False;
   } else {
@@ -329,8 +321,47 @@ Extracted extractKernel(const Module& m, const Function& fn, const ExtractOption
   t.observed = litmus::conditionTerms(t.condition);
   t.liveness = "terminates";
   t.raceFree = true;
+}
+
+}  // namespace
+
+Extracted extractKernel(const Module& m, const Function& fn, const ExtractOptions& opt) {
+  Extracted x;
+  x.kernel = fn.name;
+  const Kernel k = prepareKernel(m, fn);
+  const Launch launch = launchOf(fn, opt);
+  LaunchContext ctx = makeContext(m, k, launch, opt, x.notes);
+  const std::vector<ThreadId> ids = threadsOf(launch);
+  ctx.readOnly = readOnlyObjects(ctx, ids);
+  std::vector<ThreadCode> codes = evaluateAll(ctx, ids);
+  std::set<std::string> seen;
+  std::map<int, std::set<int64_t>> inputWords;  // read-only object -> words the test reads
+  for (const ThreadCode& c : codes) {
+    for (const std::string& n : c.notes)
+      if (seen.insert(n).second) x.notes.push_back(n);
+    for (const Access& a : c.accesses)
+      if (ctx.readOnly.count(a.obj))
+        for (int64_t w = a.offset / 4; w * 4 < a.offset + std::max(a.bytes, 4); ++w) inputWords[a.obj].insert(w * 4);
+  }
+  std::vector<Group> groups = groupThreads(launch, ids, std::move(codes), opt.merge, opt.lockstep, x.notes);
+  if (opt.merge) keepOneOfIdenticalCtas(groups, ctx.objects, x.notes);
+  if (groups.empty()) throw NothingToCheck(fn.loc, "kernel '" + fn.name + "' has no synchronization or memory access to check");
+
+  litmus::Test& t = x.test;
+  t.name = testName(m, fn, launch);
+  x.file = t.name + ".yaml";
+  const std::string source = opt.source.empty() ? m.file : opt.source;
+  t.description = "Extracted by litmus extract from " + source + ": " + demangle(fn.name) + ", block " +
+                  shapeText(launch.block) + ", cluster " + shapeText(launch.cluster) + ", grid " + shapeText(launch.grid) +
+                  ".";
+  std::set<int> used;
+  litmus::Cond any;
+  any.kind = litmus::Cond::Kind::Or;
+  addThreads(t, groups, ctx, source, used, any);
+  addLocations(t, used, ctx, inputWords);
+  addProperties(t, any);
   x.yaml = litmus::toYaml(t);
-  try {
+  try {  // a test that does not read back is the extraction's bug, said as such
     x.test = litmus::parseYaml(x.yaml, x.file);
   } catch (const Error& e) {
     throw Error(fn.loc, "internal error: the test extracted from '" + fn.name + "' does not read back: " + e.what());

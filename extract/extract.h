@@ -42,7 +42,13 @@ struct Extracted {
 // parameter list of the demangled name; every kernel when empty.
 std::vector<const Function*> selectKernels(const Module& m, const std::string& filter);
 
-// The test of one kernel; throws litmus::Error at the PTX line when it cannot be extracted.
+// A kernel without synchronization or shared and global accesses: no test.
+struct NothingToCheck : litmus::Error {
+  using litmus::Error::Error;
+};
+
+// The test of one kernel; throws litmus::Error at the PTX line when it cannot be extracted, and
+// NothingToCheck when it has nothing to check.
 Extracted extractKernel(const Module& m, const Function& kernel, const ExtractOptions& opt);
 
 // "tma_pipeline" for _Z12tma_pipelinePKji; the PTX name when it is not a C++ name.

@@ -322,24 +322,13 @@ void dropIdle(std::vector<Group>& groups, std::vector<std::string>& notes) {
 
 }  // namespace
 
-std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId>& ids, std::vector<ThreadCode> codes,
-                                bool merge, bool lockstep, std::vector<std::string>& notes) {
-  (void)launch;
-  std::vector<Parsed> parsed(codes.size());
-  Arrivals arrivals;
-  for (size_t t = 0; t < codes.size(); ++t)
-    if (!codes[t].empty()) {
-      parsed[t] = parse(codes[t]);
-      countArrivals(parsed[t], arrivals);
-    }
-  std::set<std::string> oversubscribed;
-  for (const auto& [key, total] : arrivals.total) {
-    auto c = arrivals.initCount.find(key);
-    if (c != arrivals.initCount.end() && total > c->second * arrivals.rounds[key]) oversubscribed.insert(key);
-  }
-  // Threads are grouped by their code without its setup; a group keeps at most one thread with a
-  // setup, which becomes its representative.
-  std::map<std::string, size_t> bySignature;
+namespace {
+
+// Threads are grouped by their code without its setup; a group keeps at most one thread with a
+// setup, which becomes its representative.
+std::vector<Group> bySignature(const std::vector<ThreadId>& ids, const std::vector<ThreadCode>& codes,
+                               const std::vector<Parsed>& parsed, bool merge) {
+  std::map<std::string, size_t> index;
   std::vector<Group> groups;
   std::vector<bool> groupHasSetup;
   for (size_t t = 0; t < codes.size(); ++t) {
@@ -347,13 +336,13 @@ std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId
     const std::vector<bool> setup = setupLines(parsed[t]);
     const bool withSetup = hasSetup(setup);
     std::string sig = merge ? signature(codes[t], ids[t].cta, setup) : std::to_string(t);
-    auto it = bySignature.find(sig);
-    if (it != bySignature.end() && withSetup && groupHasSetup[it->second]) {  // a second setup: its own group
+    auto it = index.find(sig);
+    if (it != index.end() && withSetup && groupHasSetup[it->second]) {  // a second setup: its own group
       sig = signature(codes[t], ids[t].cta, {});
-      it = bySignature.find(sig);
+      it = index.find(sig);
     }
-    if (it == bySignature.end()) {
-      it = bySignature.emplace(sig, groups.size()).first;
+    if (it == index.end()) {
+      it = index.emplace(sig, groups.size()).first;
       groups.push_back({ids[t].cta, ids[t].cluster, {}, codes[t]});
       groupHasSetup.push_back(false);
     }
@@ -366,52 +355,72 @@ std::vector<Group> groupThreads(const Launch& launch, const std::vector<ThreadId
       g.members.push_back(static_cast<int>(t));
     }
   }
+  return groups;
+}
+
+void keepEach(const Group& g, const std::vector<ThreadCode>& codes, std::vector<Group>& out) {
+  for (int m : g.members) {
+    Group one = g;
+    one.members = {m};
+    one.code = codes[m];
+    out.push_back(std::move(one));
+  }
+}
+
+// A group's representatives (E6): one whose arrivals count n, two (n-1 and 1) for identical
+// writers, or every member.
+void representatives(Group& g, const std::vector<ThreadCode>& codes, const std::set<std::string>& oversubscribed,
+                     std::vector<Group>& out, std::vector<std::string>& notes) {
+  const int64_t n = static_cast<int64_t>(g.members.size());
+  const Parsed p = parse(g.code);
+  bool apart = false;
+  for (const std::string& b : arrivesOn(p)) apart = apart || oversubscribed.count(b);
+  if (apart && n <= 8) return keepEach(g, codes, out);
+  if (apart)
+    notes.push_back("note: " + std::to_string(n) + " identical threads arriving on an over-subscribed mbarrier are kept as two (" +
+                    std::to_string(n - 1) + " and 1 arrivals): an approximation");
+  if (n == 1 || (readsWaitsArrives(p) && !apart)) {
+    if (n > 1) scaleArrivals(g.code, p, n);
+    out.push_back(std::move(g));
+    return;
+  }
+  if (onlyWritesBlockMerge(p)) {  // two representatives keep the race between identical writers
+    Group second = g;
+    second.members = std::vector<int>(g.members.begin() + 1, g.members.end());
+    second.code = codes[second.members.front()];
+    g.members.resize(1);
+    if (n > 2) scaleArrivals(second.code, parse(second.code), n - 1);
+    out.push_back(std::move(g));
+    out.push_back(std::move(second));
+    return;
+  }
+  if (n > 8)
+    throw litmus::Error(g.code.lines.front().origin,
+                        std::to_string(n) + " identical threads of CTA " + std::to_string(g.cta) +
+                            " complete transactions or copy; they cannot be merged and are too many to keep (a smaller --block?)");
+  keepEach(g, codes, out);
+}
+
+}  // namespace
+
+std::vector<Group> groupThreads(const Launch&, const std::vector<ThreadId>& ids, std::vector<ThreadCode> codes,
+                                bool merge, bool lockstep, std::vector<std::string>& notes) {
+  std::vector<Parsed> parsed(codes.size());
+  Arrivals arrivals;
+  for (size_t t = 0; t < codes.size(); ++t)
+    if (!codes[t].empty()) {
+      parsed[t] = parse(codes[t]);
+      countArrivals(parsed[t], arrivals);
+    }
+  std::set<std::string> oversubscribed;
+  for (const auto& [key, total] : arrivals.total) {
+    auto c = arrivals.initCount.find(key);
+    if (c != arrivals.initCount.end() && total > c->second * arrivals.rounds[key]) oversubscribed.insert(key);
+  }
   for (const std::string& b : oversubscribed)
     notes.push_back("note: mbarrier " + b + " gets more arrivals per phase than its count; the threads arriving on it are not merged");
   std::vector<Group> out;
-  for (Group& g : groups) {
-    const int64_t n = static_cast<int64_t>(g.members.size());
-    const Parsed p = parse(g.code);
-    bool apart = false;
-    for (const std::string& b : arrivesOn(p)) apart = apart || oversubscribed.count(b);
-    if (apart && n <= 8) {
-      for (int m : g.members) {
-        Group one = g;
-        one.members = {m};
-        one.code = codes[m];
-        out.push_back(std::move(one));
-      }
-      continue;
-    }
-    if (apart)
-      notes.push_back("note: " + std::to_string(n) + " identical threads arriving on an over-subscribed mbarrier are kept as two (" +
-                      std::to_string(n - 1) + " and 1 arrivals): an approximation");
-    if (n == 1 || (readsWaitsArrives(p) && !apart)) {
-      if (n > 1) scaleArrivals(g.code, p, n);
-      out.push_back(std::move(g));
-      continue;
-    }
-    if (onlyWritesBlockMerge(p)) {  // two representatives keep the race between identical writers
-      Group second = g;
-      second.members = std::vector<int>(g.members.begin() + 1, g.members.end());
-      second.code = codes[second.members.front()];
-      g.members.resize(1);
-      if (n > 2) scaleArrivals(second.code, parse(second.code), n - 1);
-      out.push_back(std::move(g));
-      out.push_back(std::move(second));
-      continue;
-    }
-    if (n > 8)
-      throw litmus::Error(g.code.lines.front().origin,
-                          std::to_string(n) + " identical threads of CTA " + std::to_string(g.cta) +
-                              " complete transactions or copy; they cannot be merged and are too many to keep (a smaller --block?)");
-    for (int m : g.members) {
-      Group one = g;
-      one.members = {m};
-      one.code = codes[m];
-      out.push_back(std::move(one));
-    }
-  }
+  for (Group& g : bySignature(ids, codes, parsed, merge)) representatives(g, codes, oversubscribed, out, notes);
   if (merge && lockstep) runInLockstep(out, oversubscribed, notes);
   if (merge) dropIdle(out, notes);
   rescaleBarriers(out);

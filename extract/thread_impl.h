@@ -74,6 +74,7 @@ class Evaluator {
   bool pure(const Op& op, State& st, bool quiet);
   bool localMemory(const Op& op, State& st, bool quiet, bool& handled);
   void warpQuery(int pc, const Op& op, State& st, bool quiet);
+  std::pair<int, bool> shflSource(const Op& op, const State& st, int lanes) const;
   void clusterQuery(const Op& op, State& st);
   void call(const Op& op, State& st);
   void memoryAccess(const Op& op, State& st);
@@ -87,6 +88,7 @@ class Evaluator {
   void emitChecked(const Op& op, const std::string& text, const std::vector<std::string>& before);
   void recordAccess(const Value& addr, int bytes, bool write);
   bool emitDynamicPure(const Op& op, State& st);
+  void recordCondition(const Op& op, const State& st, const std::vector<int>& dyns, Guard g);
   std::string guardText(const Op& op, const State& st, Guard g) const;
 
   const LaunchContext& ctx;

@@ -192,6 +192,24 @@ bool Evaluator::localMemory(const Op& op, State& st, bool, bool& handled) {
   return true;
 }
 
+// The lane shfl.sync.mode.b32 d[|p], a, b, c, membermask reads (PTX ISA 9.7.9.6), and whether it
+// is in range (else the lane reads its own a).
+std::pair<int, bool> Evaluator::shflSource(const Op& op, const State& st, int lanes) const {
+  const Value b = value(st, op.args[2]), c = value(st, op.args[3]);
+  if (!b.isInt() || !c.isInt()) fail(op, "shfl.sync with a lane the extraction cannot compute");
+  const int lane = id.lane(), seg = static_cast<int>((c.i >> 8) & 0x1f);
+  const int maxLane = (lane & seg) | (static_cast<int>(c.i & 0x1f) & ~seg), minLane = lane & seg;
+  const std::string& mode = op.parts[2];
+  int j = lane;
+  bool inRange = true;
+  if (mode == "idx") j = minLane | (static_cast<int>(b.i & 0x1f) & ~seg), inRange = j <= maxLane;
+  if (mode == "up") j = lane - static_cast<int>(b.i), inRange = j >= maxLane;
+  if (mode == "down") j = lane + static_cast<int>(b.i), inRange = j <= maxLane;
+  if (mode == "bfly") j = lane ^ static_cast<int>(b.i), inRange = j <= maxLane;
+  if (!inRange || j >= lanes) j = lane;
+  return {j, inRange};
+}
+
 // shfl.sync, elect.sync, activemask, vote.sync: lanes of one warp, all of which take part (the
 // .sync forms require every lane of the mask to execute them together).
 void Evaluator::warpQuery(int pc, const Op& op, State& st, bool quiet) {
@@ -225,21 +243,10 @@ void Evaluator::warpQuery(int pc, const Op& op, State& st, bool quiet) {
     if (lane == id.lane() || a.kind != Arg::Kind::Reg || a.special) return value(st, a);
     return oracle.laneValue(index - id.lane() + lane, pc, occurrence, k.reg(a.name));
   };
-  if (op.is("shfl")) {  // shfl.sync.mode.b32 d[|p], a, b, c, membermask (PTX ISA 9.7.9.6)
-    const Value b = value(st, op.args[2]), c = value(st, op.args[3]);
-    if (!b.isInt() || !c.isInt()) fail(op, "shfl.sync with a lane the extraction cannot compute");
-    const int lane = id.lane(), seg = static_cast<int>((c.i >> 8) & 0x1f);
-    const int maxLane = (lane & seg) | (static_cast<int>(c.i & 0x1f) & ~seg), minLane = lane & seg;
-    const std::string& mode = op.parts[2];
-    int j = lane;
-    bool inRange = true;
-    if (mode == "idx") j = minLane | (static_cast<int>(b.i & 0x1f) & ~seg), inRange = j <= maxLane;
-    if (mode == "up") j = lane - static_cast<int>(b.i), inRange = j >= maxLane;
-    if (mode == "down") j = lane + static_cast<int>(b.i), inRange = j <= maxLane;
-    if (mode == "bfly") j = lane ^ static_cast<int>(b.i), inRange = j <= maxLane;
-    if (!inRange || j >= lanes) j = lane;
+  if (op.is("shfl")) {
+    const auto [j, inRange] = shflSource(op, st, lanes);
     Value v = laneValue(j);
-    if (v.kind == K::Dyn && j != lane) v = Value::unknown();
+    if (v.kind == K::Dyn && j != id.lane()) v = Value::unknown();
     set(0, v);
     set(1, Value::num(inRange));
     return;
