@@ -6,7 +6,7 @@ namespace checker {
 
 std::string instrText(const litmus::Test& test, const model::Event& e) {
   if (e.instr < 0) return e.kind == model::EventKind::GridWait ? "(launch)" : "(exit)";
-  return test.threads[e.thread].code[e.instr].text;
+  return litmus::shownText(test.threads[e.thread].code[e.instr]);
 }
 
 std::string describeHang(const litmus::Test& test, const std::vector<const model::Trace*>& traces) {
@@ -18,7 +18,7 @@ std::string describeHang(const litmus::Test& test, const std::vector<const model
       out += (out.empty() ? "" : "; ") + th.name + " is never launched";
       continue;
     }
-    const std::string where = " forever at '" + th.code[traces[t]->stuckAt].text + "'";
+    const std::string where = " forever at '" + litmus::shownText(th.code[traces[t]->stuckAt]) + "'";
     out += (out.empty() ? "" : "; ") + th.name +
            (traces[t]->stuck == model::Stuck::AtWait ? " waits" : " spins") + where;
   }

@@ -252,7 +252,7 @@ void recordRaces(const Candidate& c, const BitRel& cause,
           x.loc != y.loc || !(x.isWrite() || y.isWrite()) || order.get(a, b))
         continue;
       auto text = [&](const Event& e) {
-        return test.threads[e.thread].name + ": " + test.threads[e.thread].code[e.instr].text;
+        return test.threads[e.thread].name + ": " + litmus::shownText(test.threads[e.thread].code[e.instr]);
       };
       litmus::Race r{text(x), text(y), model::whyNotMorallyStrong(x, y)};
       races.emplace(std::make_pair(r.first, r.second), r);

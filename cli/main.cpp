@@ -25,6 +25,7 @@
 #include "cli/compare.h"
 #include "cli/explain_report.h"
 #include "cli/version.h"
+#include "extract/command.h"
 #include "gen/command.h"
 #include "litmus/files.h"
 #include "litmus/herd_output.h"
@@ -129,7 +130,7 @@ struct CheckOutput {
 // outcome that stands for it) and returns its status.
 int report(const litmus::Test& t, const checker::Result& r, const Args& a, const cli::ExplainTarget& target,
            std::ostream& out, std::ostream& err) {
-  const judge::Judgement j = judge::judgeOutcome(r.outcome, {t.expect, t.liveness}, r.mismatch());
+  const judge::Judgement j = judge::judgeOutcome(r.outcome, {t.expect, t.liveness, t.raceFree}, r.mismatch());
   const bool explain = !a.explain.empty();
   std::ostringstream os;
   if (a.json) {
@@ -435,8 +436,9 @@ CLI::App* addSuite(CLI::App& app, Args& a) {
   return s;
 }
 
-// `run`, `mutate`, `compare`, `gen` and `report` keep their own parsers (run/run.cpp,
-// mutate/command.cpp, cli/compare.cpp, gen/command.cpp, report/command.cpp): everything after the word goes to them unchanged.
+// `run`, `mutate`, `compare`, `gen`, `report`, `merge` and `extract` keep their own parsers (run/run.cpp,
+// mutate/command.cpp, cli/compare.cpp, gen/command.cpp, report/command.cpp, merge/command.cpp,
+// extract/command.cpp): everything after the word goes to them unchanged.
 CLI::App* addForwarded(CLI::App& app, const std::string& name, const std::string& what) {
   CLI::App* c = app.add_subcommand(name, what + " ('litmus " + name + " --help' for its options)");
   c->prefix_command();
@@ -473,6 +475,7 @@ int help(const CLI::App& app, const std::string& topic) {
   if (topic == "gen") return forward({"--help"}, cmdGen);
   if (topic == "report") return forward({"--help"}, cmdReport);
   if (topic == "merge") return forward({"--help"}, merge::cmdMerge);
+  if (topic == "extract") return forward({"--help"}, extract::cmdExtract);
   if (const CLI::App* sub = findCommand(app, topic)) {
     std::cout << sub->get_formatter()->make_help(sub, "litmus " + topic, CLI::AppFormatMode::Normal);
     return cli::kOk;
@@ -539,6 +542,7 @@ int main(int argc, char** argv) {
   CLI::App* genCmd = addForwarded(app, "gen", "generate litmus tests from cycles of relations, diy-style");
   CLI::App* reportCmd = addForwarded(app, "report", "one self-contained HTML page of run, check or suite results");
   CLI::App* mergeCmd = addForwarded(app, "merge", "join the --json results of shards or of repeated runs");
+  CLI::App* extractCmd = addForwarded(app, "extract", "litmus tests of the kernels of a PTX module (or .cu), one per kernel and launch");
   CLI::App* helpCmd = app.add_subcommand("help", "this text, or a command's options ('litmus help check')");
   helpCmd->add_option("COMMAND", a.helpTopic, "a command");
   for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->group("Commands");
@@ -567,6 +571,7 @@ int main(int argc, char** argv) {
         if (*genCmd) return forward(genCmd->remaining(), cmdGen);
         if (*reportCmd) return forward(reportCmd->remaining(), cmdReport);
         if (*mergeCmd) return forward(mergeCmd->remaining(), merge::cmdMerge);
+        if (*extractCmd) return forward(extractCmd->remaining(), extract::cmdExtract);
         if (*helpCmd) return help(app, a.helpTopic);
         if (*check) return cmdCheck(a);
         if (*suite) return cmdSuite(a);

@@ -50,6 +50,9 @@ void judgeDecided(const litmus::Outcome& o, const Expectation& x, const Options&
   if (!*j.livenessMet)
     j.reasons.push_back(x.liveness.empty() ? "may hang" + hang + " and no liveness expectation says may-hang"
                                            : "expected " + x.liveness + ", got " + o.liveness() + hang);
+  if (x.raceFree && !o.races.empty())
+    j.reasons.push_back("a data race (" + o.races[0].first + " <-> " + o.races[0].second +
+                        ") and the test declares 'races: none'");
   // Every execution blocked with no hang named: a verdict would hold vacuously.
   if (o.positive + o.negative == 0 && o.hang.empty()) {
     j.verdictMet = j.livenessMet = false;
@@ -84,7 +87,7 @@ Judgement judgeOutcome(const litmus::Outcome& o, const Expectation& x, const std
     return j;
   }
   judgeDecided(o, x, opt, j);
-  const bool expected = x.verdict != litmus::Expect::None || !x.liveness.empty();
+  const bool expected = x.verdict != litmus::Expect::None || !x.liveness.empty() || x.raceFree;
   j.decision = !j.reasons.empty() ? Decision::Fail : expected ? Decision::Pass : Decision::NoExpectation;
   return j;
 }

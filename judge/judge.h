@@ -26,10 +26,11 @@ const char* toString(Decision);  // "pass", "FAIL", "ERROR", "UNKNOWN", "no-expe
 std::optional<Decision> decisionOf(const std::string& word);
 int exitCode(Decision);
 
-// What a test is expected to do: its `expect` and `liveness` keys, or a corpus's TSV rows.
+// What a test is expected to do: its `expect`, `liveness` and `races` keys, or a corpus's TSV rows.
 struct Expectation {
   litmus::Expect verdict = litmus::Expect::None;
   std::string liveness;  // "terminates", "may-hang", or empty: no liveness expectation
+  bool raceFree = false;  // `races: none`: a data race fails the test
 };
 
 struct Options {

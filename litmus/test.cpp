@@ -334,6 +334,11 @@ BarOperands barOperands(const Instr& in, bool dat3m) {
 
 int elementBytes(const Instr& in) { return typeBits(in.type) / 8; }
 
+std::string shownText(const Instr& in) {
+  if (!in.origin.line) return in.text;
+  return in.text + " (" + in.origin.file + ":" + std::to_string(in.origin.line) + ")";
+}
+
 // ---- conditions ----------------------------------------------------------------------------
 
 std::string formatTerm(const Term& t) {

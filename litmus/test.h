@@ -113,6 +113,9 @@ struct Instr {
   Opcode op = Opcode::Nop;
   std::string text;  // the instruction as written, for error messages and graphs
   SourceLoc loc;
+  // For a test that `litmus extract` wrote: the kernel's PTX line the instruction comes from
+  // (YAML: a `//@ FILE:LINE` comment on its line); line 0 otherwise. See shownText.
+  SourceLoc origin;
 
   // memory qualifiers (Ld, St, Atom, Red, Fence)
   Sem sem = Sem::Weak;
@@ -301,6 +304,8 @@ struct Test {
   Expect expect = Expect::None;
   std::string reason;  // one line: why the expected verdict holds (catalogue)
   std::string liveness;  // expected: "terminates", "may-hang", or empty (no expectation)
+  // YAML `races: none`: the test declares itself free of data races; a race fails its check.
+  bool raceFree = false;
   // How `bar` operands read. PTX: `bar.sync ID{, COUNT}`, COUNT in threads (each litmus thread
   // stands for one warp of 32). Dat3M (herd files, YAML `barriers: dat3m`): `bar.sync ID{,
   // INSTANCE{, COUNT}}`, the barrier named by ID and INSTANCE, COUNT in litmus threads.
@@ -402,5 +407,9 @@ std::string multicastCopy(const Test&, const std::string& loc, int fromCta, int 
 std::string formatCondition(const Cond&);        // herd syntax, e.g. (P0:r0 == 1 /\ x == 2)
 std::vector<Term> conditionTerms(const Cond&);   // registers and locations named, first-use order
 std::string formatTerm(const Term&);             // "P0:r0", "x", "3"
+
+// An instruction as outcomes, explanations and graphs show it: its text, and for an extracted
+// test the PTX line it came from, "ld.shared.u32 %r7_1, [stage] (kernel.ptx:97)".
+std::string shownText(const Instr&);
 
 }  // namespace litmus

@@ -234,7 +234,8 @@ Test YamlParser::parse() {
     throw Error({test_.file, 1, 1}, "expected a YAML mapping with name, threads and condition");
   static const std::set<std::string> kKeys = {"name",   "description", "locations", "threads",
                                               "condition", "observe",  "expect",   "reason",
-                                              "barriers",  "liveness", "grids",    "family"};
+                                              "barriers",  "liveness", "grids",    "family",
+                                              "races"};
   std::set<std::string> seen;
   for (auto it = root.begin(); it != root.end(); ++it) {
     std::string key = scalar(it->first, "a key");
@@ -283,6 +284,11 @@ Test YamlParser::parse() {
     if (test_.liveness != "terminates" && test_.liveness != "may-hang")
       fail(root["liveness"], "invalid liveness value '" + test_.liveness +
                                  "' (expected terminates or may-hang)");
+  }
+  if (root["races"]) {
+    const std::string r = scalar(root["races"], "races");
+    if (r != "none") fail(root["races"], "invalid races value '" + r + "' (expected none)");
+    test_.raceFree = true;
   }
   validate(test_, deadline_);
   return std::move(test_);
@@ -494,8 +500,20 @@ void YamlParser::parseCode(const YAML::Node& code, Thread& t) const {
   }
 }
 
-// One line of code: comments (// or #), labels `L:` and ';'-separated instructions.
+// One line of code: comments (// or #), labels `L:` and ';'-separated instructions. A comment
+// `//@ FILE:LINE` names the kernel line the instructions come from (litmus extract).
 void YamlParser::parseCodeLine(std::string_view line, SourceLoc loc, Thread& t) const {
+  const size_t first = t.code.size();
+  SourceLoc origin;
+  if (const size_t at = line.find("//@"); at != std::string_view::npos && at < line.find('#')) {
+    const std::string_view where = trim(line.substr(at + 3));
+    const size_t colon = where.rfind(':');
+    const std::optional<int64_t> n =
+        colon == std::string_view::npos ? std::nullopt : lex::parseInteger(where.substr(colon + 1));
+    if (!n || *n <= 0 || colon == 0)
+      throw Error({loc.file, loc.line, loc.col + static_cast<int>(at)}, "expected '//@ FILE:LINE' naming where the line comes from");
+    origin = {std::string(where.substr(0, colon)), static_cast<int>(*n), 0};
+  }
   line = line.substr(0, std::min(line.find("//"), line.find('#')));
   size_t start = 0;
   for (size_t i = 0; i <= line.size(); ++i) {
@@ -520,6 +538,9 @@ void YamlParser::parseCodeLine(std::string_view line, SourceLoc loc, Thread& t) 
       stmt = stmt.substr(colon + 1);
     }
   }
+  if (origin.line)
+    for (size_t i = first; i < t.code.size(); ++i)
+      if (t.code[i].op != Opcode::Label) t.code[i].origin = origin;
 }
 
 void YamlParser::parseObserve(const YAML::Node& list) {

@@ -73,7 +73,13 @@ void emitThread(YAML::Emitter& out, const Thread& t) {
     out << YAML::EndMap;
   }
   std::string code;
-  for (const Instr& in : t.code) code += formatInstr(in) + (in.op == Opcode::Label ? "\n" : ";\n");
+  for (const Instr& in : t.code) {
+    code += formatInstr(in) + (in.op == Opcode::Label ? "" : ";");
+    // the PTX line an extracted instruction came from, read back by the parser into Instr::origin
+    if (in.op != Opcode::Label && in.origin.line)
+      code += "  //@ " + in.origin.file + ":" + std::to_string(in.origin.line);
+    code += "\n";
+  }
   out << YAML::Key << "code" << YAML::Value;
   if (code.empty()) {
     out << YAML::DoubleQuoted << "";
@@ -124,6 +130,7 @@ std::string toYaml(const Test& test) {
     out << YAML::Key << "expect" << YAML::Value << std::string(toString(test.expect));
   if (!test.reason.empty()) out << YAML::Key << "reason" << YAML::Value << test.reason;
   if (!test.liveness.empty()) out << YAML::Key << "liveness" << YAML::Value << test.liveness;
+  if (test.raceFree) out << YAML::Key << "races" << YAML::Value << "none";
   out << YAML::EndMap;
   if (!out.good()) throw std::logic_error("toYaml: " + out.GetLastError());
   return std::string(out.c_str()) + "\n";

@@ -102,6 +102,7 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
     e.name = t.name;
     e.expected = t.expect;
     e.liveness = t.liveness;
+    e.raceFree = t.raceFree;
     if (!opt.expectedTsv.empty()) {
       auto it = x.verdicts.find(relativeTo(file, x.verdictDir));
       e.expected = it == x.verdicts.end() ? litmus::Expect::None : it->second;
@@ -114,17 +115,17 @@ SuiteEntry runOne(const std::string& file, const SuiteOptions& opt, const Expect
     o.spentSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     checker::Result r = checker::check(t, o);
     e.outcome = std::move(r.outcome);
-    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, r.mismatch(), {opt.failOnRelies}));
+    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness, e.raceFree}, r.mismatch(), {opt.failOnRelies}));
   } catch (const litmus::Error& err) {
     apply(e, judge::error(err.what()));
   } catch (const litmus::Deadline::Expired&) {  // an Unknown, as a check that ran out of time
     e.outcome.test = e.name;
     e.outcome.giveUp(litmus::UnknownReason::Timeout, deadline.describe() + " while reading");
-    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, ""));
+    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness, e.raceFree}, ""));
   } catch (const std::bad_alloc&) {
     e.outcome.test = e.name;
     e.outcome.giveUp(litmus::UnknownReason::Memory, "out of memory while reading");
-    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness}, ""));
+    apply(e, judge::judgeOutcome(e.outcome, {e.expected, e.liveness, e.raceFree}, ""));
   }
   return e;
 }

@@ -24,6 +24,7 @@ struct SuiteEntry {
   Verdict verdict = Verdict::NoExpectation;
   litmus::Expect expected = litmus::Expect::None;
   std::string liveness;  // expected "terminates" or "may-hang"; empty: no expectation
+  bool raceFree = false;  // the test declares `races: none`
   std::optional<bool> verdictMet, livenessMet;  // judge::Judgement: empty where not decided
   std::string message;  // why it failed or has no verdict, or the error
   litmus::Outcome outcome;

@@ -22,7 +22,7 @@ LAYERS = [
     ["judge"],        # verdicts against expectations, run verdicts, exit statuses
     ["schema"],       # the result records: schema, kind, to/from JSON
     ["suite", "gpu-runner", "compare", "merge"],  # conformance runs, the GPU runner, result files
-    ["gen", "mutate", "report", "run"],  # commands built on them
+    ["gen", "mutate", "report", "run", "extract"],  # commands built on them
     ["cli"],          # the thin main
 ]
 MAX_LINES = 600

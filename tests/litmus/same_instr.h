@@ -21,7 +21,7 @@ inline auto comparable(const Operand& o) {
 // field of Instr does not compile here until it is compared.
 inline bool sameInstr(const Instr& a, const Instr& b) {
   auto fields = [](const Instr& i) {
-    const auto& [op, text, loc, sem, scope, space, srcSpace, proxy, type, semExplicit,
+    const auto& [op, text, loc, origin, sem, scope, space, srcSpace, proxy, type, semExplicit,
                  scopeExplicit, atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
                  parity, proxyKind, asyncOp, bulkGroup, readOnly, warpOp, warpSync, absVal, nanVal,
                  tensorDims, vec, args, target, guard, guardNegated, addrSpace, clcOp, clcDim,
@@ -34,7 +34,7 @@ inline bool sameInstr(const Instr& a, const Instr& b) {
                            atomOp, arith, cmp, barOp, mbarOp, restrict, expectTx, noComplete,
                            parity, proxyKind, asyncOp, bulkGroup, readOnly, warpOp, warpSync,
                            absVal, nanVal, tensorDims, vec, operands, target, guard, guardNegated,
-                           addrSpace, clcOp, clcDim, multicast, gridOp);
+                           addrSpace, clcOp, clcDim, multicast, gridOp, origin.file, origin.line);
   };
   return fields(a) == fields(b);
 }
