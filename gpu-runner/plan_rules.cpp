@@ -164,6 +164,20 @@ bool serialInstruction(const Instr& in) {
   return true;
 }
 
+// A branch back to a label at or before it: a loop, which may wait for another thread of the
+// instance (a spin on a flag). In serial roles every lane runs the threads one after another, each
+// for another instance, so thread 0 of one instance can spin for thread 1 of its instance while
+// the lane that is to run that thread 1 is itself still in its thread 0, spinning for yet another
+// lane's thread 1: every lane waits and none gets there (issue 30; a correct grid barrier hung).
+bool hasLoop(const std::vector<Instr>& code) {
+  std::vector<std::string> seen;
+  for (const Instr& in : code) {
+    if (in.op == Opcode::Label) seen.push_back(in.target);
+    if (in.op == Opcode::Bra && std::find(seen.begin(), seen.end(), in.target) != seen.end()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool serialCapable(const Test& test, const Plan& plan) {
@@ -176,7 +190,7 @@ bool serialCapable(const Test& test, const Plan& plan) {
     if (l.shared || l.mbarrier || l.aliasOf >= 0 || l.tensorMap >= 0 || l.tensor >= 0) return false;
   for (const litmus::Thread& t : test.threads) {
     if (t.warp >= 0) return false;
-    if (!std::all_of(t.code.begin(), t.code.end(), serialInstruction)) return false;
+    if (!std::all_of(t.code.begin(), t.code.end(), serialInstruction) || hasLoop(t.code)) return false;
   }
   return true;
 }
