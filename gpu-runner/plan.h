@@ -77,13 +77,18 @@ struct Join {
 //   Phase:  the test itself arrives `count` times and expects exactly the bytes the operations
 //           complete, so phase 0 completes when, and only when, they have all landed;
 //   Arrive: nothing else arrives on it, expects bytes or waits on it, so the runner arrives
-//           `count` times expecting `bytes`, which it may do without changing what the test sees.
+//           `count` times expecting `bytes`, which it may do without changing what the test sees;
+//           or only the initialising thread arrives and expects bytes, a whole number of phases,
+//           and waits on it: after its code the runner adds phase `phase` of `count` arrivals
+//           expecting the bytes the test did not expect, which completes when they have landed
+//           (a multicast whose destination arrives without expect_tx: the bytes land late).
 struct Drain {
   enum class Kind { Phase, Arrive };
   Kind kind = Kind::Phase;
   int loc = 0;
   int64_t offset = 0;
-  int64_t bytes = 0, count = 1;  // Arrive: bytes the operations complete; the init count
+  int64_t bytes = 0, count = 1;  // Arrive: bytes the runner expects with its arrivals; the init count
+  int64_t phase = 0;             // the phase whose completion the runner waits for
 };
 
 struct ThreadPlan {
