@@ -78,10 +78,12 @@ struct Join {
 //           complete, so phase 0 completes when, and only when, they have all landed;
 //   Arrive: nothing else arrives on it, expects bytes or waits on it, so the runner arrives
 //           `count` times expecting `bytes`, which it may do without changing what the test sees;
-//           or only the initialising thread arrives and expects bytes, a whole number of phases,
-//           and waits on it: after its code the runner adds phase `phase` of `count` arrivals
-//           expecting the bytes the test did not expect, which completes when they have landed
-//           (a multicast whose destination arrives without expect_tx: the bytes land late).
+//           or only the initialising thread arrives and expects bytes, a whole number of phases:
+//           after its code the runner waits for the test's last phase (`first`, unless the thread
+//           just did) and adds phase `phase` of `count` arrivals expecting the bytes the test did
+//           not expect, which completes when they have landed (a multicast whose destination
+//           arrives without expect_tx, a last fill without expect_tx: the bytes land late);
+//           when the test expects every byte, it waits for the test's last phase only.
 struct Drain {
   enum class Kind { Phase, Arrive };
   Kind kind = Kind::Phase;
@@ -89,6 +91,7 @@ struct Drain {
   int64_t offset = 0;
   int64_t bytes = 0, count = 1;  // Arrive: bytes the runner expects with its arrivals; the init count
   int64_t phase = 0;             // the phase whose completion the runner waits for
+  int64_t first = -1;            // Arrive: the test's last phase, waited for first (-1: no need)
 };
 
 struct ThreadPlan {

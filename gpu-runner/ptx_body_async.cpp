@@ -155,12 +155,15 @@ bool observedAtEnd(const litmus::Test& test, const std::string& loc) {
 }
 
 // The drain of one mbarrier (Drain in plan.h), or nullopt when the runner cannot tell when the
-// bytes completed on it have landed. A arrivals and E < B expected bytes of the test, B bytes
-// completed by its operations, count C. When the test's arrivals are all the initialising
-// thread's, A is a multiple of C, and that thread's last operation on it waits for the test's
-// last phase (A / C - 1), every phase of the test has completed when the thread ends, each with
-// its transaction count at zero; the bytes still in flight can only land in the next phase, so
-// the runner adds it (C arrivals expecting B - E), and it completes when they have landed.
+// bytes completed on it have landed. A arrivals and E expected bytes of the test, B bytes completed
+// by its operations, count C. When the test's arrivals are all the initialising thread's (so they
+// precede its end) and A is a multiple of C, the runner waits at that thread's end for the test's
+// last phase, A / C - 1 (unless the thread's own last operation on it did): then every phase of the
+// test has completed, each with its transaction count at zero. Bytes the test did not expect
+// (E < B) can then only land in the next phase, so the runner adds it (C arrivals expecting
+// B - E), which completes when they have landed. Without this a copy the test never waits for
+// (a last fill announced without expect_tx) landed after its CTA had ended, in the shared memory
+// of a later block, whose mbarrier then never completed (the H200 hung, issue 30).
 std::optional<Drain> drainOf(const BarrierKey& key, const BarrierUse& u) {
   Drain d{Drain::Kind::Phase, key.first, key.second, u.bytes, u.count};
   if (u.arrivals == u.count && u.expected == u.bytes) return d;  // the test's phase 0 covers it
@@ -168,12 +171,16 @@ std::optional<Drain> drainOf(const BarrierKey& key, const BarrierUse& u) {
     d.kind = Drain::Kind::Arrive;  // the runner's phase 0
     return d;
   }
-  if (u.others || u.updater != u.initThread || u.arrivals == 0 || u.arrivals % u.count != 0 || u.expected >= u.bytes ||
-      u.lastWaitParity != ((u.arrivals / u.count - 1) & 1))
+  if (u.others || u.updater != u.initThread || u.arrivals == 0 || u.arrivals % u.count != 0 ||
+      u.expected > u.bytes)
     return std::nullopt;
+  const int64_t last = u.arrivals / u.count - 1;
+  d.phase = last;
+  if (u.expected == u.bytes) return d;  // the test's last phase covers every byte
+  if (u.lastWaitParity != (last & 1)) d.first = last;
   d.kind = Drain::Kind::Arrive;
   d.bytes = u.bytes - u.expected;
-  d.phase = u.arrivals / u.count;
+  d.phase = last + 1;
   return d;
 }
 
@@ -349,6 +356,13 @@ void BodyEmitter::drain() {
     const std::string m =
         "[%s" + std::to_string(d.loc) + (d.offset ? "+" + std::to_string(d.offset) : "") + "]";
     const std::string name = litmus::elementName(l.name, d.offset);
+    if (d.first >= 0) {
+      out_.comment("the end: the test's last phase (" + std::to_string(d.first) + ") of " + name + " completes");
+      const std::string F = T + std::to_string(i) + "F";
+      out_.label(F);
+      out_.op("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 " + p + ", " + m + ", " + imm(d.first & 1));
+      out_.op("@!" + p + " bra " + F);
+    }
     if (d.kind == Drain::Kind::Arrive) {
       out_.comment("the end: the runner arrives on " + name + " for the " + std::to_string(d.bytes) +
                    " bytes completed on it; phase " + std::to_string(d.phase) + " completes when they have landed");
@@ -359,7 +373,7 @@ void BodyEmitter::drain() {
         out_.op("mbarrier.arrive.shared::cta.b64 " + state + ", " + m + ", " + imm(d.count));
       }
     } else {
-      out_.comment("the end: the test's arrivals on " + name + " complete phase 0 when the " +
+      out_.comment("the end: the test's arrivals on " + name + " complete phase " + std::to_string(d.phase) + " when the " +
                    std::to_string(d.bytes) + " bytes completed on it have landed");
     }
     const std::string L = T + std::to_string(i);
