@@ -43,6 +43,8 @@ struct LocPlan {
   int sharedOffset = 0;     // shared: byte offset of its slots in a block's shared memory
   bool mbarrier = false;    // an mbarrier instruction or an asynchronous operation's completion
                             // names it: its value is the hardware's
+  bool wgmmaTile = false;   // a wgmma.mma_async tile: the harness fills the words the test does
+                            // not use (ptx_body_wgmma.cpp)
   int aliasOf = -1;  // a generic alias: the location whose memory it is (the elements are there)
   // A tensor map (`tensormap:`): the harness encodes it (cuTensorMapEncodeTiled) as the
   // map template `tensorMap` of the module, and the tally copies it into every instance's slot,
@@ -97,6 +99,9 @@ struct Drain {
 struct ThreadPlan {
   int role = 0, rank = 0, warp = 0;  // test cluster, CTA rank in the cluster, warp in the CTA
   int lane = 0;                      // its lane in the warp (Fixed mode; else 0)
+  // A warpgroup (wgmma): four warps from `warp`, a multiple of 4, execute the thread's code; the
+  // first lane of the first one performs its memory operations (docs/gpu-runner.md, "Warpgroups").
+  bool warpgroup = false;
   int cta = 0;
   std::map<std::string, RegPlan> regs;
   std::vector<int> locs;      // locations it names
@@ -155,6 +160,7 @@ struct Plan {
   // its test GPU (0..gpus-1: the test's `gpu:` numbers in order). One GPU: 1, all 0.
   int gpus = 1;
   std::vector<int> roleGpu;
+  bool warpgroups = false;  // some thread is a warpgroup: warp mode, one instance group per block
 };
 
 // Throws litmus::Error at the offending thread, location or term when the test cannot run.
@@ -168,6 +174,11 @@ std::string minimumVersion(const litmus::Test& test);
 std::string minimumTarget(const litmus::Test& test);
 void refuseNewerArchitecture(const litmus::Test& test);
 void refuseUndefined(const litmus::Test& test);
+// A thread that executes wgmma or setmaxnreg runs as a warpgroup of four warps (ThreadPlan).
+bool isWarpgroupThread(const litmus::Thread& t);
+// ptx_body_wgmma.cpp: the tiles of wgmma.mma_async (LocPlan::wgmmaTile, their padded spans),
+// after collectLocations; refuses what the runner cannot extract the read words from.
+void planWgmma(const litmus::Test& test, Plan& plan);
 // The operand positions of a warp collective that hold predicates (ptx_body_warp.cpp).
 std::vector<size_t> warpPredicatePositions(const litmus::Instr& in);
 

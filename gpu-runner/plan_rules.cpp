@@ -114,11 +114,20 @@ void refuseUndefined(const Test& test) {
   for (const litmus::Thread& t : test.threads) {
     std::set<std::string> invalid;
     for (const Instr& in : t.code) {
-      // §9.7.15, §9.7.19.6: all threads of the warpgroup must execute the same instruction
-      if (isWarpgroupAligned(in))
-        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': all four warps of a warpgroup "
-                            "must execute it (.sync.aligned), and each litmus thread is one warp placed "
-                            "with its own code (docs/gpu-runner.md)");
+      // §9.7.15, §9.7.19.6: all threads of the warpgroup must execute the same instruction; the
+      // runner's four warps follow one path only when nothing branches or is guarded
+      if (isWarpgroupAligned(in) && !in.guard.empty())
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': a guarded .sync.aligned warpgroup "
+                            "instruction may be executed by some warps of the warpgroup and not others");
+      if (isWarpgroupThread(t) && in.op == Opcode::Bra)
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "' in a warpgroup: its four warps "
+                            "would have to agree on every branch, which the runner does not arrange yet");
+      // §9.7.19.6: setmaxnreg.inc blocks until the CTA's register pool has the registers, and
+      // .dec requires the warp to use no more than the new count: both depend on the registers
+      // the harness's code around the test needs, which the test does not control
+      if (in.op == Opcode::Nop && (in.atomOp == litmus::AtomOp::Inc || in.atomOp == litmus::AtomOp::Dec))
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': the harness's own register use "
+                            "decides whether it blocks forever or corrupts registers");
       if (in.op != Opcode::Mbarrier) continue;
       const int ai = litmus::addressIndex(in);
       if (ai < 0) continue;
@@ -179,6 +188,10 @@ bool hasLoop(const std::vector<Instr>& code) {
 }
 
 }  // namespace
+
+bool isWarpgroupThread(const litmus::Thread& t) {
+  return std::any_of(t.code.begin(), t.code.end(), isWarpgroupAligned);
+}
 
 bool serialCapable(const Test& test, const Plan& plan) {
   if (plan.mode != Mode::Lane || plan.gpus != 1 || plan.gridProgrammatic.size() > 1 ||
