@@ -269,9 +269,14 @@ void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>&
     const litmus::Location& loc = test.locations[v];
     if (loc.aliasOf.empty()) continue;
     const std::string what = "location '" + loc.name + "' is an alias of '" + loc.aliasOf + "'";
+    // a surface reads and writes a CUDA array (cuSurfObjectCreate takes CU_RESOURCE_TYPE_ARRAY
+    // only), which no global or generic address reaches: the hardware has no such alias
+    if (loc.aliasProxy == litmus::Proxy::Surface)
+      throw Error(loc.loc, what + " through the surface proxy; a surface object on the GPU reads and writes a CUDA "
+                               "array, which no global address reaches, so no hardware surface aliases a location");
     if (loc.aliasProxy != litmus::Proxy::Generic)
       throw Error(loc.loc, what + " through the " + litmus::toString(loc.aliasProxy) +
-                               " proxy; the GPU runner has no texture, surface, constant or tensor-map objects yet");
+                               " proxy; the GPU runner has no texture, constant or tensor-map objects yet");
     int target = byName.at(loc.aliasOf);
     while (!test.locations[static_cast<size_t>(target)].aliasOf.empty())
       target = byName.at(test.locations[static_cast<size_t>(target)].aliasOf);
