@@ -161,9 +161,8 @@ bool observedAtEnd(const litmus::Test& test, const std::string& loc) {
 // last phase, A / C - 1 (unless the thread's own last operation on it did): then every phase of the
 // test has completed, each with its transaction count at zero. Bytes the test did not expect
 // (E < B) can then only land in the next phase, so the runner adds it (C arrivals expecting
-// B - E), which completes when they have landed. Without this a copy the test never waits for
-// (a last fill announced without expect_tx) landed after its CTA had ended, in the shared memory
-// of a later block, whose mbarrier then never completed (the H200 hung, issue 30).
+// B - E), which completes when they have landed: a destination CTA of a multicast that arrives
+// without expect_tx outlives the copy.
 std::optional<Drain> drainOf(const BarrierKey& key, const BarrierUse& u) {
   Drain d{Drain::Kind::Phase, key.first, key.second, u.bytes, u.count};
   if (u.arrivals == u.count && u.expected == u.bytes) return d;  // the test's phase 0 covers it
@@ -176,8 +175,14 @@ std::optional<Drain> drainOf(const BarrierKey& key, const BarrierUse& u) {
     return std::nullopt;
   const int64_t last = u.arrivals / u.count - 1;
   d.phase = last;
-  if (u.expected == u.bytes) return d;  // the test's last phase covers every byte
-  if (u.lastWaitParity != (last & 1)) d.first = last;
+  if (u.expected == u.bytes) {  // the test's last phase covers every byte
+    if (u.lastWaitParity != (last & 1)) d.first = last;
+    return d;
+  }
+  // Only after the thread's own wait for that phase: where the runner waited for it first and
+  // then added its phase, every launch hung on the H200 (a copy into the issuing CTA, announced
+  // without expect_tx: catalog/async/TMA-load-no-expect_tx; docs/findings.md F11).
+  if (u.lastWaitParity != (last & 1)) return std::nullopt;
   d.kind = Drain::Kind::Arrive;
   d.bytes = u.bytes - u.expected;
   d.phase = last + 1;
