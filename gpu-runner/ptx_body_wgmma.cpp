@@ -53,6 +53,15 @@ void planWgmma(const litmus::Test& test, Plan& plan) {
             if (e.bytes > 0 && e.offset <= one && one < e.offset + std::max(e.bytes, 4))
               throw Error(a.loc, "the GPU runner cannot run '" + in.text + "': the test uses byte " +
                                      std::to_string(one) + " of tile '" + l->name + "', which the runner needs");
+        // the word the model reads there (its accumulator), initialised even when nothing else
+        // accesses it (an element of 0 bytes is only observed, and the harness writes none)
+        auto first = std::find_if(l->elements.begin(), l->elements.end(), [](const Element& e) { return e.offset == 0; });
+        if (first == l->elements.end()) {
+          l->elements.insert(l->elements.begin(), Element{0, 4, false, 0});
+          first = l->elements.begin();
+        }
+        first->bytes = std::max(first->bytes, 4);
+        first->init = litmus::initialValue(test.locations[static_cast<size_t>(l - plan.locs.begin())], 0);
         l->wgmmaTile = true;
         l->span = std::max(l->span, kTileBytes);
         l->align = std::max(l->align, 16);
