@@ -33,6 +33,7 @@ struct BarrierUse {
   int updater = -1;  // the thread of the arrivals (others: more than one)
   // The initialising thread's last operation on it is a parity wait; for which parity (-1: not).
   int64_t lastWaitParity = -1;
+  bool othersWait = false;  // a thread other than the initialising one waits on it
 };
 using BarrierKey = std::pair<int, int64_t>;  // location, byte offset
 
@@ -87,6 +88,7 @@ void useBarrier(BarrierUse& u, const Instr& in, int thread, bool once) {
     case MbarOp::TestWait:
     case MbarOp::TryWait:
       u.waited = true;
+      u.othersWait = u.othersWait || thread != u.initThread;
       if (thread == u.initThread)
         u.lastWaitParity = in.parity && in.args.size() > 2 && in.args[2].kind == Operand::Kind::Imm ? in.args[2].imm : -1;
       return;
@@ -179,10 +181,12 @@ std::optional<Drain> drainOf(const BarrierKey& key, const BarrierUse& u) {
     if (u.lastWaitParity != (last & 1)) d.first = last;
     return d;
   }
-  // Only after the thread's own wait for that phase: where the runner waited for it first and
-  // then added its phase, every launch hung on the H200 (a copy into the issuing CTA, announced
-  // without expect_tx: catalog/async/TMA-load-no-expect_tx; docs/findings.md F11).
-  if (u.lastWaitParity != (last & 1)) return std::nullopt;
+  // Only after the thread's own wait for that phase, and when no other thread waits on it: a
+  // waiter that has not yet looked at the test's last phase would find the mbarrier two phases on,
+  // at the same parity, and wait forever (the pipelines' consumers did on the H200; and where the
+  // runner waited for the last phase itself, catalog/async/TMA-load-no-expect_tx hung once in
+  // 2e7 instances; docs/findings.md F11).
+  if (u.lastWaitParity != (last & 1) || u.othersWait) return std::nullopt;
   d.kind = Drain::Kind::Arrive;
   d.bytes = u.bytes - u.expected;
   d.phase = last + 1;
