@@ -174,6 +174,9 @@ std::string minimumVersion(const litmus::Test& test);
 std::string minimumTarget(const litmus::Test& test);
 void refuseNewerArchitecture(const litmus::Test& test);
 void refuseUndefined(const litmus::Test& test);
+// Aliases (plan_rules.cpp): a generic alias is its target's memory at the buffer's second
+// mapping; the other proxies are refused, each with its reason.
+void planAliases(const litmus::Test& test, Plan& plan, const std::map<std::string, int>& byName);
 // A thread that executes wgmma or setmaxnreg runs as a warpgroup of four warps (ThreadPlan).
 bool isWarpgroupThread(const litmus::Thread& t);
 // ptx_body_wgmma.cpp: the tiles of wgmma.mma_async (LocPlan::wgmmaTile, their padded spans),

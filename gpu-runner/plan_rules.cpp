@@ -1,6 +1,7 @@
 // Rules of the plan that look at instructions one by one: the PTX ISA version they need, and
 // programs the runner refuses because the ISA leaves their hardware behaviour undefined.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "gpu-runner/plan.h"
@@ -206,6 +207,34 @@ bool serialCapable(const Test& test, const Plan& plan) {
     if (!std::all_of(t.code.begin(), t.code.end(), serialInstruction) || hasLoop(t.code)) return false;
   }
   return true;
+}
+
+// A generic alias is the location's memory seen through the buffer's second mapping (harness.cpp),
+// so one alias per global location; texture and constant views would need those objects, and a
+// surface has no form that aliases memory.
+void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>& byName) {
+  std::set<int> aliased;
+  for (size_t v = 0; v < test.locations.size(); ++v) {
+    const litmus::Location& loc = test.locations[v];
+    if (loc.aliasOf.empty()) continue;
+    const std::string what = "location '" + loc.name + "' is an alias of '" + loc.aliasOf + "'";
+    // a surface reads and writes a CUDA array (cuSurfObjectCreate takes CU_RESOURCE_TYPE_ARRAY
+    // only), which no global or generic address reaches: the hardware has no such alias
+    if (loc.aliasProxy == litmus::Proxy::Surface)
+      throw Error(loc.loc, what + " through the surface proxy; a surface object on the GPU reads and writes a CUDA "
+                               "array, which no global address reaches, so no hardware surface aliases a location");
+    if (loc.aliasProxy != litmus::Proxy::Generic)
+      throw Error(loc.loc, what + " through the " + litmus::toString(loc.aliasProxy) +
+                               " proxy; the GPU runner has no texture, constant or tensor-map objects yet");
+    int target = byName.at(loc.aliasOf);
+    while (!test.locations[static_cast<size_t>(target)].aliasOf.empty())
+      target = byName.at(test.locations[static_cast<size_t>(target)].aliasOf);
+    if (plan.locs[v].shared || plan.locs[static_cast<size_t>(target)].shared)
+      throw Error(loc.loc, what + "; the GPU runner maps only global memory twice");
+    if (!aliased.insert(target).second)
+      throw Error(loc.loc, what + ", which has another alias; the GPU runner maps memory only twice");
+    plan.locs[v].aliasOf = target;
+  }
 }
 
 }  // namespace gpu
