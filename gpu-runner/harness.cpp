@@ -68,23 +68,31 @@ void launchTally(Device& d, Buffers& b, CUdeviceptr cur, CUdeviceptr next, uint3
 // has at most as many launches as were timed before it, so that an early estimate that is far off
 // (launches differ: each draws its own stress) cannot queue far past the budget. Without that cap
 // a sweep share once ran 17 times its budget on the H100 (results/h100/peer-same-machine).
+// The watchdog's timeout sets a second limit, the deadline: a run whose launches keep finishing
+// but are too slow for its count (a drawn stress profile can make them a thousand times slower)
+// stops there with what it ran, so that only a launch that never finishes meets the watchdog.
 class BudgetClock {
  public:
-  BudgetClock(double budget, std::chrono::steady_clock::time_point start) : budget_(budget), start_(start) {}
-  bool checkNow(uint64_t launches) const { return budget_ > 0 && launches == next_; }
-  // After a synchronize: false when the budget is spent; else plans the next batch.
+  BudgetClock(double budget, double deadline, std::chrono::steady_clock::time_point start)
+      : budget_(budget), deadline_(deadline), start_(start) {
+    limit_ = budget_ > 0 && (deadline_ <= 0 || budget_ < deadline_) ? budget_ : deadline_;
+  }
+  bool checkNow(uint64_t launches) const { return limit_ > 0 && launches == next_; }
+  // After a synchronize: false when the budget or the deadline is spent; else plans the next batch.
   bool carryOn(uint64_t launches) {
     const double spent = since(start_);
-    if (spent >= budget_) return false;
+    if (spent >= limit_) return false;
     const double perLaunch = spent / static_cast<double>(std::max<uint64_t>(1, launches));
-    const double ahead = std::min(budget_ - spent, budget_ / 8);
+    const double ahead = std::min(limit_ - spent, limit_ / 8);
     const uint64_t batch = std::max<uint64_t>(1, static_cast<uint64_t>(ahead / std::max(perLaunch, 1e-7)));
     next_ = launches + std::min(batch, std::max<uint64_t>(1, launches));
     return true;
   }
+  // Which limit ended the run (after carryOn returned false).
+  bool byBudget() const { return budget_ > 0 && limit_ == budget_; }
 
  private:
-  double budget_;
+  double budget_, deadline_, limit_;
   std::chrono::steady_clock::time_point start_;
   uint64_t next_ = 1;  // the first look comes after one launch, which also warms the GPU up
 };
@@ -117,7 +125,8 @@ void launchTests(Device& d, Buffers& b, const Job& job, const Shape& shape, Laun
   d.select(0);
 }
 
-void launchLoop(Device& d, Buffers& b, const Job& job, const Shape& shape, const RunOptions& o, RunResult& r) {
+void launchLoop(Device& d, Buffers& b, const Job& job, const Shape& shape, const RunOptions& o, double deadline,
+                RunResult& r) {
   Rng rng(o.seed);
   Launch none{}, cur = drawLaunch(shape, o.profile, rng);
   cur.words[kAliasSpan] = static_cast<uint32_t>(b.aliasSpan);
@@ -126,12 +135,12 @@ void launchLoop(Device& d, Buffers& b, const Job& job, const Shape& shape, const
   synchronizeAll(d);
   const auto start = std::chrono::steady_clock::now();
   auto lastProgress = start;
-  BudgetClock budget(o.budgetSeconds, start);
+  BudgetClock budget(o.budgetSeconds, deadline, start);
   for (uint64_t e = 0; r.instances < o.count; ++e) {
     if (budget.checkNow(e)) {
       synchronizeAll(d);
       if (!budget.carryOn(e)) {
-        r.stoppedByBudget = true;
+        (budget.byBudget() ? r.stoppedByBudget : r.stoppedByDeadline) = true;
         break;
       }
     }
@@ -246,7 +255,12 @@ Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const R
 Session::Session(std::vector<int> ordinals) : device_(std::make_unique<Device>(std::move(ordinals))) {}
 Session::~Session() = default;
 
+// The share of the watchdog's timeout a run may spend before it stops launching (BudgetClock): the
+// rest is the margin for the launches in flight, the table's read-back and the hand-over.
+constexpr double kDeadlineShare = 0.75;
+
 RunResult Session::run(const Job& job) {
+  const auto begin = std::chrono::steady_clock::now();
   RunResult r;
   const RunOptions& options = job.options;
   Shape shape = job.shape;
@@ -266,7 +280,9 @@ RunResult Session::run(const Job& job) {
                                                  (100 + static_cast<uint64_t>(options.profile.stressPct))));
     Buffers b = allocate(d, job, shape, options);
     d.uploadTensorMaps(job.tensorMaps, b.loc[0]);
-    launchLoop(d, b, job, shape, options, r);
+    const double deadline =
+        options.timeoutSeconds > 0 ? std::max(1e-3, kDeadlineShare * options.timeoutSeconds - since(begin)) : 0;
+    launchLoop(d, b, job, shape, options, deadline, r);
     r.gpuInstances.assign(r.gpus.size(), r.instances);  // every device took part in every instance
     r.status = RunStatus::Ok;
     std::vector<unsigned char> table(b.tableBytes);

@@ -76,6 +76,14 @@ int placeWarps(const Test& test, const litmus::Placement& where, const std::vect
   for (int t : threads) {
     const litmus::Thread& th = test.threads[static_cast<size_t>(t)];
     ThreadPlan& tp = plan.threads[static_cast<size_t>(t)];
+    if (isWarpgroupThread(th)) {  // four warps from a multiple of 4 (§9.7.15.2: a warpgroup)
+      if (th.warp >= 0)
+        throw Error(th.loc, "the GPU runner cannot place a warpgroup (wgmma, setmaxnreg) in a test's `warp:`");
+      tp.warpgroup = plan.warpgroups = true;
+      tp.warp = (warps + 3) / 4 * 4;
+      warps = tp.warp + 4;
+      continue;
+    }
     if (th.warp < 0) {
       tp.warp = warps++;
       continue;
@@ -251,28 +259,6 @@ void checkBulkWords(const Test& test, const Plan& plan, const std::map<std::stri
                                     l.name + "', and another access covers " + std::to_string(e.bytes) +
                                     " bytes of it at once");
       }
-}
-
-// A generic alias is the location's memory seen through the buffer's second mapping (harness.cpp),
-// so one alias per global location; surface, texture and constant views would need those objects.
-void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>& byName) {
-  std::set<int> aliased;
-  for (size_t v = 0; v < test.locations.size(); ++v) {
-    const litmus::Location& loc = test.locations[v];
-    if (loc.aliasOf.empty()) continue;
-    const std::string what = "location '" + loc.name + "' is an alias of '" + loc.aliasOf + "'";
-    if (loc.aliasProxy != litmus::Proxy::Generic)
-      throw Error(loc.loc, what + " through the " + litmus::toString(loc.aliasProxy) +
-                               " proxy; the GPU runner has no texture, surface, constant or tensor-map objects yet");
-    int target = byName.at(loc.aliasOf);
-    while (!test.locations[static_cast<size_t>(target)].aliasOf.empty())
-      target = byName.at(test.locations[static_cast<size_t>(target)].aliasOf);
-    if (plan.locs[v].shared || plan.locs[static_cast<size_t>(target)].shared)
-      throw Error(loc.loc, what + "; the GPU runner maps only global memory twice");
-    if (!aliased.insert(target).second)
-      throw Error(loc.loc, what + ", which has another alias; the GPU runner maps memory only twice");
-    plan.locs[v].aliasOf = target;
-  }
 }
 
 void collectLocations(const Test& test, Plan& plan) {
@@ -506,7 +492,7 @@ void chooseMode(const Test& test, Plan& plan) {
     }
   bool laneid = false;
   checkSpecialRegisters(test, plan, laneid);
-  plan.mode = warpOnly || laneid || (barrier && branch) ? Mode::Warp : Mode::Lane;
+  plan.mode = warpOnly || laneid || plan.warpgroups || (barrier && branch) ? Mode::Warp : Mode::Lane;
   if (std::any_of(plan.threads.begin(), plan.threads.end(), [](const ThreadPlan& t) { return t.lane > 0; })) {
     // Lanes of one warp run different litmus threads, so a CTA barrier (.aligned) would see the
     // warp's lanes at different instructions.
@@ -516,7 +502,8 @@ void chooseMode(const Test& test, Plan& plan) {
     plan.mode = Mode::Fixed;
   }
   // A CTA barrier (with or without a count) must see exactly one instance group's warps.
-  plan.shape.maxGroupsPerBlock = ctaBarrier ? 1 : 32 / plan.shape.warpsPerBlock;
+  // A warpgroup must start at a multiple of 4 warps of its block: one group per block keeps it there.
+  plan.shape.maxGroupsPerBlock = ctaBarrier || plan.warpgroups ? 1 : 32 / plan.shape.warpsPerBlock;
 }
 
 void sizeShape(const Test& test, Plan& plan) {
@@ -581,6 +568,7 @@ Plan makePlan(const Test& test) {
   collectRegisters(test, plan);
   collectLocations(test, plan);
   planTensors(test, plan);
+  planWgmma(test, plan);
   placeShared(test, plan);
   planJoins(test, plan, planDrains(test, plan));
   mapObserved(test, plan);

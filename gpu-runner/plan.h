@@ -43,6 +43,8 @@ struct LocPlan {
   int sharedOffset = 0;     // shared: byte offset of its slots in a block's shared memory
   bool mbarrier = false;    // an mbarrier instruction or an asynchronous operation's completion
                             // names it: its value is the hardware's
+  bool wgmmaTile = false;   // a wgmma.mma_async tile: the harness fills the words the test does
+                            // not use (ptx_body_wgmma.cpp)
   int aliasOf = -1;  // a generic alias: the location whose memory it is (the elements are there)
   // A tensor map (`tensormap:`): the harness encodes it (cuTensorMapEncodeTiled) as the
   // map template `tensorMap` of the module, and the tally copies it into every instance's slot,
@@ -77,18 +79,29 @@ struct Join {
 //   Phase:  the test itself arrives `count` times and expects exactly the bytes the operations
 //           complete, so phase 0 completes when, and only when, they have all landed;
 //   Arrive: nothing else arrives on it, expects bytes or waits on it, so the runner arrives
-//           `count` times expecting `bytes`, which it may do without changing what the test sees.
+//           `count` times expecting `bytes`, which it may do without changing what the test sees;
+//           or only the initialising thread arrives and expects bytes, a whole number of phases:
+//           after its code the runner waits for the test's last phase (`first`, unless the thread
+//           just did) and adds phase `phase` of `count` arrivals expecting the bytes the test did
+//           not expect, which completes when they have landed (a multicast whose destination
+//           arrives without expect_tx, a last fill without expect_tx: the bytes land late);
+//           when the test expects every byte, it waits for the test's last phase only.
 struct Drain {
   enum class Kind { Phase, Arrive };
   Kind kind = Kind::Phase;
   int loc = 0;
   int64_t offset = 0;
-  int64_t bytes = 0, count = 1;  // Arrive: bytes the operations complete; the init count
+  int64_t bytes = 0, count = 1;  // Arrive: bytes the runner expects with its arrivals; the init count
+  int64_t phase = 0;             // the phase whose completion the runner waits for
+  int64_t first = -1;            // Arrive: the test's last phase, waited for first (-1: no need)
 };
 
 struct ThreadPlan {
   int role = 0, rank = 0, warp = 0;  // test cluster, CTA rank in the cluster, warp in the CTA
   int lane = 0;                      // its lane in the warp (Fixed mode; else 0)
+  // A warpgroup (wgmma): four warps from `warp`, a multiple of 4, execute the thread's code; the
+  // first lane of the first one performs its memory operations (docs/gpu-runner.md, "Warpgroups").
+  bool warpgroup = false;
   int cta = 0;
   std::map<std::string, RegPlan> regs;
   std::vector<int> locs;      // locations it names
@@ -147,6 +160,7 @@ struct Plan {
   // its test GPU (0..gpus-1: the test's `gpu:` numbers in order). One GPU: 1, all 0.
   int gpus = 1;
   std::vector<int> roleGpu;
+  bool warpgroups = false;  // some thread is a warpgroup: warp mode, one instance group per block
 };
 
 // Throws litmus::Error at the offending thread, location or term when the test cannot run.
@@ -160,6 +174,14 @@ std::string minimumVersion(const litmus::Test& test);
 std::string minimumTarget(const litmus::Test& test);
 void refuseNewerArchitecture(const litmus::Test& test);
 void refuseUndefined(const litmus::Test& test);
+// Aliases (plan_rules.cpp): a generic alias is its target's memory at the buffer's second
+// mapping; the other proxies are refused, each with its reason.
+void planAliases(const litmus::Test& test, Plan& plan, const std::map<std::string, int>& byName);
+// A thread that executes wgmma or setmaxnreg runs as a warpgroup of four warps (ThreadPlan).
+bool isWarpgroupThread(const litmus::Thread& t);
+// ptx_body_wgmma.cpp: the tiles of wgmma.mma_async (LocPlan::wgmmaTile, their padded spans),
+// after collectLocations; refuses what the runner cannot extract the read words from.
+void planWgmma(const litmus::Test& test, Plan& plan);
 // The operand positions of a warp collective that hold predicates (ptx_body_warp.cpp).
 std::vector<size_t> warpPredicatePositions(const litmus::Instr& in);
 

@@ -1,6 +1,7 @@
 // Rules of the plan that look at instructions one by one: the PTX ISA version they need, and
 // programs the runner refuses because the ISA leaves their hardware behaviour undefined.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "gpu-runner/plan.h"
@@ -114,11 +115,20 @@ void refuseUndefined(const Test& test) {
   for (const litmus::Thread& t : test.threads) {
     std::set<std::string> invalid;
     for (const Instr& in : t.code) {
-      // §9.7.15, §9.7.19.6: all threads of the warpgroup must execute the same instruction
-      if (isWarpgroupAligned(in))
-        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': all four warps of a warpgroup "
-                            "must execute it (.sync.aligned), and each litmus thread is one warp placed "
-                            "with its own code (docs/gpu-runner.md)");
+      // §9.7.15, §9.7.19.6: all threads of the warpgroup must execute the same instruction; the
+      // runner's four warps follow one path only when nothing branches or is guarded
+      if (isWarpgroupAligned(in) && !in.guard.empty())
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': a guarded .sync.aligned warpgroup "
+                            "instruction may be executed by some warps of the warpgroup and not others");
+      if (isWarpgroupThread(t) && in.op == Opcode::Bra)
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "' in a warpgroup: its four warps "
+                            "would have to agree on every branch, which the runner does not arrange yet");
+      // §9.7.19.6: setmaxnreg.inc blocks until the CTA's register pool has the registers, and
+      // .dec requires the warp to use no more than the new count: both depend on the registers
+      // the harness's code around the test needs, which the test does not control
+      if (in.op == Opcode::Nop && (in.atomOp == litmus::AtomOp::Inc || in.atomOp == litmus::AtomOp::Dec))
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': the harness's own register use "
+                            "decides whether it blocks forever or corrupts registers");
       if (in.op != Opcode::Mbarrier) continue;
       const int ai = litmus::addressIndex(in);
       if (ai < 0) continue;
@@ -164,7 +174,25 @@ bool serialInstruction(const Instr& in) {
   return true;
 }
 
+// A branch back to a label at or before it: a loop, which may wait for another thread of the
+// instance (a spin on a flag). In serial roles every lane runs the threads one after another, each
+// for another instance, so thread 0 of one instance can spin for thread 1 of its instance while
+// the lane that is to run that thread 1 is itself still in its thread 0, spinning for yet another
+// lane's thread 1: every lane waits and none gets there (issue 30; a correct grid barrier hung).
+bool hasLoop(const std::vector<Instr>& code) {
+  std::vector<std::string> seen;
+  for (const Instr& in : code) {
+    if (in.op == Opcode::Label) seen.push_back(in.target);
+    if (in.op == Opcode::Bra && std::find(seen.begin(), seen.end(), in.target) != seen.end()) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+bool isWarpgroupThread(const litmus::Thread& t) {
+  return std::any_of(t.code.begin(), t.code.end(), isWarpgroupAligned);
+}
 
 bool serialCapable(const Test& test, const Plan& plan) {
   if (plan.mode != Mode::Lane || plan.gpus != 1 || plan.gridProgrammatic.size() > 1 ||
@@ -176,9 +204,37 @@ bool serialCapable(const Test& test, const Plan& plan) {
     if (l.shared || l.mbarrier || l.aliasOf >= 0 || l.tensorMap >= 0 || l.tensor >= 0) return false;
   for (const litmus::Thread& t : test.threads) {
     if (t.warp >= 0) return false;
-    if (!std::all_of(t.code.begin(), t.code.end(), serialInstruction)) return false;
+    if (!std::all_of(t.code.begin(), t.code.end(), serialInstruction) || hasLoop(t.code)) return false;
   }
   return true;
+}
+
+// A generic alias is the location's memory seen through the buffer's second mapping (harness.cpp),
+// so one alias per global location; texture and constant views would need those objects, and a
+// surface has no form that aliases memory.
+void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>& byName) {
+  std::set<int> aliased;
+  for (size_t v = 0; v < test.locations.size(); ++v) {
+    const litmus::Location& loc = test.locations[v];
+    if (loc.aliasOf.empty()) continue;
+    const std::string what = "location '" + loc.name + "' is an alias of '" + loc.aliasOf + "'";
+    // a surface reads and writes a CUDA array (cuSurfObjectCreate takes CU_RESOURCE_TYPE_ARRAY
+    // only), which no global or generic address reaches: the hardware has no such alias
+    if (loc.aliasProxy == litmus::Proxy::Surface)
+      throw Error(loc.loc, what + " through the surface proxy; a surface object on the GPU reads and writes a CUDA "
+                               "array, which no global address reaches, so no hardware surface aliases a location");
+    if (loc.aliasProxy != litmus::Proxy::Generic)
+      throw Error(loc.loc, what + " through the " + litmus::toString(loc.aliasProxy) +
+                               " proxy; the GPU runner has no texture, constant or tensor-map objects yet");
+    int target = byName.at(loc.aliasOf);
+    while (!test.locations[static_cast<size_t>(target)].aliasOf.empty())
+      target = byName.at(test.locations[static_cast<size_t>(target)].aliasOf);
+    if (plan.locs[v].shared || plan.locs[static_cast<size_t>(target)].shared)
+      throw Error(loc.loc, what + "; the GPU runner maps only global memory twice");
+    if (!aliased.insert(target).second)
+      throw Error(loc.loc, what + ", which has another alias; the GPU runner maps memory only twice");
+    plan.locs[v].aliasOf = target;
+  }
 }
 
 }  // namespace gpu

@@ -23,6 +23,10 @@ std::string mnemonicAsWritten(const Instr& in) {
 }
 
 void BodyEmitter::emit() {
+  if (tp_.warpgroup) {  // the first lane of the warpgroup's first warp performs its memory operations
+    out_.op("setp.eq.and.u32 %h_lane0, %h_warp, " + imm(tp_.warp) + ", %h_lane0");
+    out_.op("not.pred %h_notlane0, %h_lane0");
+  }
   initRegisters();
   asyncPrologue();
   tensorPrologue();
@@ -35,6 +39,7 @@ void BodyEmitter::emit() {
   const auto& code = test_.threads[static_cast<size_t>(t_)].code;
   if (std::any_of(code.begin(), code.end(), [](const Instr& in) { return in.op == Opcode::Exit; }))
     out_.label(label(kExitLabel));
+  wgmmaDrain();
   drain();
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "gpu-runner/ptx_gen.h"
 
@@ -160,6 +161,20 @@ class BodyEmitter {
   void asyncPrologue();
   // After the last instruction: wait for the thread's bulk groups and drain its mbarriers (Drain).
   void drain();
+
+  // ---- wgmma in a warpgroup (ptx_body_wgmma.cpp) -------------------------------------------
+  struct WgMma {
+    std::string acc;               // its accumulator registers' prefix
+    std::vector<std::string> dst;  // the test's first two accumulators: A's word, B's word
+  };
+  std::vector<WgMma> wgMmas_;
+  std::vector<size_t> wgOpen_;                // mma_async since the last commit_group
+  std::vector<std::vector<size_t>> wgGroups_;  // committed groups whose words are not extracted yet
+  void wgmmaInstr(const Instr& in);
+  std::string wgmmaDescriptor(const Operand& a);
+  void wgmmaMma(const Instr& in);
+  void wgmmaExtract(size_t j);
+  void wgmmaDrain();
 
   // ---- non-bulk cp.async (ptx_body_cpasync.cpp) ---------------------------------------------
   void cpAsyncInstr(const Instr& in);

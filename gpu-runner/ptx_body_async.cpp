@@ -8,6 +8,7 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 
 #include <algorithm>
+#include <optional>
 
 #include "gpu-runner/ptx_body.h"
 #include "litmus/ptx_format.h"
@@ -23,13 +24,41 @@ namespace {
 
 // What the test does to one mbarrier that asynchronous operations complete on. Irregular: updates
 // the runner does not count (arrive_drop, expect_tx, complete_tx, inval, .noComplete, operands in
-// registers) or ones that may run other than once (guarded, or in a thread with branches).
+// registers) or ones that may run other than once (guarded, in a loop, or skippable by a branch).
+// others: some thread other than the initialising one arrives or expects bytes on it.
 struct BarrierUse {
   int initThread = -1, inits = 0;
   int64_t count = 0, arrivals = 0, expected = 0, bytes = 0;
-  bool waited = false, irregular = false;
+  bool waited = false, irregular = false, others = false;
+  int updater = -1;  // the thread of the arrivals (others: more than one)
+  // The initialising thread's last operation on it is a parity wait; for which parity (-1: not).
+  int64_t lastWaitParity = -1;
+  bool othersWait = false;  // a thread other than the initialising one waits on it
 };
 using BarrierKey = std::pair<int, int64_t>;  // location, byte offset
+
+// Which instructions of a thread run exactly once: not guarded, not between a label and a branch
+// back to it (a loop: a try_wait loop still leaves the arrivals before it once), not between a
+// forward branch and its target, and not after an exit that may be skipped.
+std::vector<bool> runsOnce(const std::vector<Instr>& code) {
+  std::vector<bool> once(code.size(), true);
+  std::map<std::string, size_t> labels;
+  for (size_t i = 0; i < code.size(); ++i)
+    if (code[i].op == Opcode::Label) labels[code[i].target] = i;
+  for (size_t i = 0; i < code.size(); ++i) {
+    if (!code[i].guard.empty()) once[i] = false;
+    if (code[i].op == Opcode::Exit)
+      for (size_t k = i; k < code.size(); ++k) once[k] = false;
+    if (code[i].op != Opcode::Bra) continue;
+    const auto at = labels.find(code[i].target);
+    if (at == labels.end()) {
+      std::fill(once.begin(), once.end(), false);
+      break;
+    }
+    for (size_t k = std::min(at->second, i); k <= std::max(at->second, i); ++k) once[k] = false;
+  }
+  return once;
+}
 
 void useBarrier(BarrierUse& u, const Instr& in, int thread, bool once) {
   using litmus::MbarOp;
@@ -52,13 +81,37 @@ void useBarrier(BarrierUse& u, const Instr& in, int thread, bool once) {
       u.arrivals += n;
       u.expected += tx;
       u.irregular = u.irregular || in.noComplete;
+      u.others = u.others || (u.updater >= 0 && u.updater != thread);
+      u.updater = thread;
       break;
     }
     case MbarOp::TestWait:
-    case MbarOp::TryWait: u.waited = true; return;
+    case MbarOp::TryWait:
+      u.waited = true;
+      u.othersWait = u.othersWait || thread != u.initThread;
+      if (thread == u.initThread)
+        u.lastWaitParity = in.parity && in.args.size() > 2 && in.args[2].kind == Operand::Kind::Imm ? in.args[2].imm : -1;
+      return;
     default: u.irregular = true;
   }
+  if (thread == u.initThread) u.lastWaitParity = -1;
   u.irregular = u.irregular || !once;
+}
+
+// The shared locations a multicast copy's mbarrier operand stands for in each CTA of its mask:
+// the named one and every `copy-of` it in a CTA whose rank is in the mask.
+std::vector<int> multicastBarriers(const Plan& plan, const Instr& in, int named) {
+  const Operand& mask = in.args.back();
+  const int root = plan.locs[static_cast<size_t>(named)].copyOf >= 0 ? plan.locs[static_cast<size_t>(named)].copyOf : named;
+  std::vector<int> out;
+  for (size_t v = 0; v < plan.locs.size(); ++v) {
+    const LocPlan& l = plan.locs[v];
+    if ((static_cast<int>(v) == root || l.copyOf == root) && mask.kind == Operand::Kind::Imm &&
+        ((mask.imm >> l.ownerRank) & 1))
+      out.push_back(static_cast<int>(v));
+  }
+  if (out.empty()) out.push_back(named);
+  return out;
 }
 
 std::map<BarrierKey, BarrierUse> barrierUses(const litmus::Test& test, Plan& plan,
@@ -66,10 +119,9 @@ std::map<BarrierKey, BarrierUse> barrierUses(const litmus::Test& test, Plan& pla
   std::map<BarrierKey, BarrierUse> uses;
   for (size_t i = 0; i < test.threads.size(); ++i) {
     const litmus::Thread& t = test.threads[i];
-    const bool branches =
-        std::any_of(t.code.begin(), t.code.end(), [](const Instr& in) { return in.op == Opcode::Bra; });
-    for (const Instr& in : t.code) {
-      const bool once = in.guard.empty() && !branches;
+    const std::vector<bool> once = runsOnce(t.code);
+    for (size_t k = 0; k < t.code.size(); ++k) {
+      const Instr& in = t.code[k];
       const int a = in.op == Opcode::Mbarrier ? litmus::addressIndex(in) : asyncMbarrier(in);
       plan.threads[i].bulkDrain |=
           in.op == Opcode::Async && (in.asyncOp == litmus::AsyncOp::Copy || in.asyncOp == litmus::AsyncOp::TensorStore) &&
@@ -78,15 +130,19 @@ std::map<BarrierKey, BarrierUse> barrierUses(const litmus::Test& test, Plan& pla
       const Operand& o = in.args[static_cast<size_t>(a)];
       auto it = byName.find(litmus::addressLocation(t, o));
       if (it == byName.end()) continue;
-      BarrierUse& u = uses[{it->second, o.imm}];
       if (in.op == Opcode::Mbarrier) {
-        useBarrier(u, in, static_cast<int>(i), once);
+        useBarrier(uses[{it->second, o.imm}], in, static_cast<int>(i), once[k]);
         continue;
       }
-      u.bytes += in.asyncOp == litmus::AsyncOp::Copy         ? in.args[2].imm
-                 : in.asyncOp == litmus::AsyncOp::TensorLoad ? tensorCopyBytes(test, in)
-                                                             : litmus::elementBytes(in);
-      u.irregular = u.irregular || !once;
+      // a multicast completes its bytes on the mbarrier at the same offset in every CTA it writes
+      const std::vector<int> targets = in.multicast ? multicastBarriers(plan, in, it->second) : std::vector<int>{it->second};
+      for (int v : targets) {
+        BarrierUse& u = uses[{v, o.imm}];
+        u.bytes += in.asyncOp == litmus::AsyncOp::Copy         ? in.args[2].imm
+                   : in.asyncOp == litmus::AsyncOp::TensorLoad ? tensorCopyBytes(test, in)
+                                                               : litmus::elementBytes(in);
+        u.irregular = u.irregular || !once[k];
+      }
     }
   }
   return uses;
@@ -100,6 +156,43 @@ bool observedAtEnd(const litmus::Test& test, const std::string& loc) {
   return false;
 }
 
+// The drain of one mbarrier (Drain in plan.h), or nullopt when the runner cannot tell when the
+// bytes completed on it have landed. A arrivals and E expected bytes of the test, B bytes completed
+// by its operations, count C. When the test's arrivals are all the initialising thread's (so they
+// precede its end) and A is a multiple of C, the runner waits at that thread's end for the test's
+// last phase, A / C - 1 (unless the thread's own last operation on it did): then every phase of the
+// test has completed, each with its transaction count at zero. Bytes the test did not expect
+// (E < B) can then only land in the next phase, so the runner adds it (C arrivals expecting
+// B - E), which completes when they have landed: a destination CTA of a multicast that arrives
+// without expect_tx outlives the copy.
+std::optional<Drain> drainOf(const BarrierKey& key, const BarrierUse& u) {
+  Drain d{Drain::Kind::Phase, key.first, key.second, u.bytes, u.count};
+  if (u.arrivals == u.count && u.expected == u.bytes) return d;  // the test's phase 0 covers it
+  if (u.arrivals == 0 && u.expected == 0 && !u.waited) {
+    d.kind = Drain::Kind::Arrive;  // the runner's phase 0
+    return d;
+  }
+  if (u.others || u.updater != u.initThread || u.arrivals == 0 || u.arrivals % u.count != 0 ||
+      u.expected > u.bytes)
+    return std::nullopt;
+  const int64_t last = u.arrivals / u.count - 1;
+  d.phase = last;
+  if (u.expected == u.bytes) {  // the test's last phase covers every byte
+    if (u.lastWaitParity != (last & 1)) d.first = last;
+    return d;
+  }
+  // Only after the thread's own wait for that phase, and when no other thread waits on it: a
+  // waiter that has not yet looked at the test's last phase would find the mbarrier two phases on,
+  // at the same parity, and wait forever (the pipelines' consumers did on the H200; and where the
+  // runner waited for the last phase itself, catalog/async/TMA-load-no-expect_tx hung once in
+  // 2e7 instances; docs/findings.md F11).
+  if (u.lastWaitParity != (last & 1) || u.othersWait) return std::nullopt;
+  d.kind = Drain::Kind::Arrive;
+  d.bytes = u.bytes - u.expected;
+  d.phase = last + 1;
+  return d;
+}
+
 // Gives each mbarrier it can wait on its drain (Drain in plan.h); returns who drains which.
 std::map<BarrierKey, int> assignDrains(const litmus::Test& test, Plan& plan,
                                        const std::map<std::string, int>& byName) {
@@ -109,12 +202,9 @@ std::map<BarrierKey, int> assignDrains(const litmus::Test& test, Plan& plan,
     if (u.bytes == 0 || u.irregular || u.inits != 1 || u.count <= 0 ||
         test.threads[static_cast<size_t>(u.initThread)].cta != l.ownerCta)
       continue;
-    Drain d{Drain::Kind::Phase, key.first, key.second, u.bytes, u.count};
-    if (u.arrivals == 0 && u.expected == 0 && !u.waited)
-      d.kind = Drain::Kind::Arrive;
-    else if (u.arrivals != u.count || u.expected != u.bytes)
-      continue;
-    plan.threads[static_cast<size_t>(u.initThread)].drains.push_back(d);
+    const std::optional<Drain> d = drainOf(key, u);
+    if (!d) continue;
+    plan.threads[static_cast<size_t>(u.initThread)].drains.push_back(*d);
     drainer[key] = u.initThread;
   }
   return drainer;
@@ -275,9 +365,16 @@ void BodyEmitter::drain() {
     const std::string m =
         "[%s" + std::to_string(d.loc) + (d.offset ? "+" + std::to_string(d.offset) : "") + "]";
     const std::string name = litmus::elementName(l.name, d.offset);
+    if (d.first >= 0) {
+      out_.comment("the end: the test's last phase (" + std::to_string(d.first) + ") of " + name + " completes");
+      const std::string F = T + std::to_string(i) + "F";
+      out_.label(F);
+      out_.op("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 " + p + ", " + m + ", " + imm(d.first & 1));
+      out_.op("@!" + p + " bra " + F);
+    }
     if (d.kind == Drain::Kind::Arrive) {
       out_.comment("the end: the runner arrives on " + name + " for the " + std::to_string(d.bytes) +
-                   " bytes completed on it; phase 0 completes when they have landed");
+                   " bytes completed on it; phase " + std::to_string(d.phase) + " completes when they have landed");
       if (d.count == 1) {
         out_.op("mbarrier.arrive.expect_tx.shared::cta.b64 " + state + ", " + m + ", " + imm(d.bytes));
       } else {
@@ -285,12 +382,12 @@ void BodyEmitter::drain() {
         out_.op("mbarrier.arrive.shared::cta.b64 " + state + ", " + m + ", " + imm(d.count));
       }
     } else {
-      out_.comment("the end: the test's arrivals on " + name + " complete phase 0 when the " +
+      out_.comment("the end: the test's arrivals on " + name + " complete phase " + std::to_string(d.phase) + " when the " +
                    std::to_string(d.bytes) + " bytes completed on it have landed");
     }
     const std::string L = T + std::to_string(i);
     out_.label(L);  // .acquire.cluster: the complete-tx may come from another CTA's thread
-    out_.op("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 " + p + ", " + m + ", 0");
+    out_.op("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 " + p + ", " + m + ", " + imm(d.phase & 1));
     out_.op("@!" + p + " bra " + L);
   }
   if (warpMode_) out_.label(T + "ED");

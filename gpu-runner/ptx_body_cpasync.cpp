@@ -1,6 +1,5 @@
 // Non-bulk cp.async and its completion mechanisms (PTX ISA §9.7.9.25.3, §9.7.13.15.15;
 // docs/model.md D43, D44), each emitted as written, and the end of a thread that issued them.
-// wgmma is refused here: its .sync.aligned forms need the four warps of a warpgroup (D45).
 // GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
 #pragma GCC diagnostic ignored "-Wrestrict"
 
@@ -33,10 +32,7 @@ void BodyEmitter::cpAsyncInstr(const Instr& in) {
       return out_.op(g + "cp.async.mbarrier.arrive" +
                      (in.asyncOp == AsyncOp::CpArriveNoinc ? ".noinc" : "") + space(in) + ".b64 " +
                      address(in, in.args[0]));
-    default:
-      refuse(in,
-             "wgmma's .sync.aligned forms must be executed by all four warps of a warpgroup, and a "
-             "litmus thread is one warp that the runner places alone (docs/gpu-runner.md)");
+    default: return wgmmaInstr(in);  // ptx_body_wgmma.cpp
   }
 }
 

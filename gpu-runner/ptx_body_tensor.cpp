@@ -233,6 +233,12 @@ void BodyEmitter::checkMulticast(const Instr& in) const {
         const int v = indexOf(plan_, x.args[1].name);
         expected = expected || (v >= 0 && (v == root || plan_.locs[static_cast<size_t>(v)].copyOf == root));
       }
+    // or the runner drains that copy at its end (ptx_body_async.cpp, drainOf)
+    for (const ThreadPlan& drainer : plan_.threads)
+      for (const Drain& d : drainer.drains) {
+        const LocPlan& l = plan_.locs[static_cast<size_t>(d.loc)];
+        expected = expected || (l.ownerCta == tp.cta && (d.loc == root || l.copyOf == root));
+      }
     if (!expected)
       refuse(in, "CTA " + std::to_string(tp.cta) + " of the mask must outlive the copy, and the runner relies "
                  "on its thread expecting the " + std::to_string(bytes) + " bytes on its copy of the mbarrier");

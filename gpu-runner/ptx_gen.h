@@ -56,6 +56,10 @@ class PtxText {
 void emitBody(PtxText& out, const litmus::Test& test, const Plan& plan, int thread);
 // Register declarations the bodies need (temporaries, the threads' registers).
 void declareBodyRegisters(PtxText& out, const Plan& plan);
+// ptx_body_wgmma.cpp: the accumulator registers of every wgmma.mma_async; the harness's fill of a
+// wgmma tile (zeros and its four ones) in the initialising thread, before the test's initial values.
+void declareWgmmaRegisters(PtxText& out, const litmus::Test& test);
+void emitTileFill(PtxText& out, const LocPlan& l, int v, const std::string& tag);
 // dst (u64) = base + byte offset of location region `v`'s slot for instance `n32` under the
 // launch record `lp` (params.h: kLocMul .. kStride). Uses %h_x, %h_X .. %h_W and %h_pp.
 void emitSlotAddress(PtxText& out, const std::string& lp, int v, int globals, const std::string& n32,

@@ -140,7 +140,8 @@ void emitThreadChoice(PtxText& out, const Plan& plan, const std::vector<int>& th
   for (int t : threads) {
     const ThreadPlan& tp = plan.threads[static_cast<size_t>(t)];
     if (plan.mode != Mode::Fixed && t == threads[0]) continue;  // the default
-    out.op("setp.eq.u32 %h_p, %h_b, " + num(tp.warp));
+    out.op(std::string(tp.warpgroup ? "setp.ge.u32" : "setp.eq.u32") + " %h_p, %h_b, " + num(tp.warp));
+    if (tp.warpgroup) out.op("setp.lt.and.u32 %h_p, %h_b, " + num(tp.warp + 4) + ", %h_p");  // warps w..w+3
     if (plan.mode == Mode::Fixed) {
       out.op("setp.eq.u32 %h_q, %h_lane, " + num(tp.lane));
       out.op("and.pred %h_p, %h_p, %h_q");
@@ -305,6 +306,7 @@ void emitSharedInit(PtxText& out, const Plan& plan, bool bulkCopies) {
       for (size_t v = 0; v < plan.locs.size(); ++v) {
         const LocPlan& l = plan.locs[v];
         if (!l.shared || l.ownerCta != j.ownerCta) continue;
+        if (l.wgmmaTile) emitTileFill(out, l, static_cast<int>(v), num(static_cast<int64_t>(t)) + "_" + num(static_cast<int64_t>(v)));
         for (const Element& e : l.elements) {
           if (e.bytes == 0) continue;
           const std::string a = "[%s" + num(static_cast<int64_t>(v)) + "+" + num(e.offset) + "]";
@@ -321,7 +323,7 @@ void emitSharedInit(PtxText& out, const Plan& plan, bool bulkCopies) {
       out.op("mov.u32 %h_a, lt_smem");
       out.op("mad.lo.u32 %h_a, %h_slot, 4, %h_a");
       out.op("st.shared.u32 [%h_a+" + num(plan.joinOffset) + "], 0");
-      if (bulkCopies) out.op("fence.proxy.async.shared::cta");
+      if (bulkCopies || plan.warpgroups) out.op("fence.proxy.async.shared::cta");
       out.label(skip);
     }
 }
@@ -551,6 +553,7 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
   if (plan.gpus > 1) out.raw(",\n\t.param .u32 p_gpu");
   out.raw("\n)\n{\n");
   declareHarness(out, plan);
+  if (plan.warpgroups) declareWgmmaRegisters(out, test);
   if (std::find(plan.gridProgrammatic.begin(), plan.gridProgrammatic.end(), true) != plan.gridProgrammatic.end()) {
     out.comment("a programmatic launch follows: let it start as early as the hardware allows (docs/gpu-runner.md)");
     out.op("griddepcontrol.launch_dependents");

@@ -81,7 +81,7 @@ std::string serialize(const RunResult& r) {
   os << "status " << static_cast<int>(r.status) << "\nmessage " << escape(r.message) << "\ndevice "
      << escape(r.device) << "\ninstances " << r.instances << "\nlaunches " << r.launches << "\noverflow "
      << r.overflow << "\nseconds " << r.seconds << "\njit " << r.jitSeconds << "\nworker " << r.workerSeconds << "\nbudget "
-     << r.stoppedByBudget << "\ngpus";
+     << r.stoppedByBudget << "\ndeadline " << r.stoppedByDeadline << "\ngpus";
   for (int g : r.gpus) os << " " << g;
   os << "\ngpuinstances";
   for (uint64_t n : r.gpuInstances) os << " " << n;
@@ -130,6 +130,8 @@ bool deserialize(const std::string& text, RunResult& r) {
       vs >> r.workerSeconds;
     else if (key == "budget")
       vs >> r.stoppedByBudget;
+    else if (key == "deadline")
+      vs >> r.stoppedByDeadline;
     else if (key == "gpus")
       for (int g; vs >> g;) r.gpus.push_back(g);
     else if (key == "gpuinstances")

@@ -105,6 +105,9 @@ struct RunResult {
   double seconds = 0;     // wall time from the first launch to the last result
   std::string device;     // the GPU's name and SM count
   bool stoppedByBudget = false;  // the budget ended the run before `count` instances
+  // The deadline (3/4 of the timeout) ended it: its launches kept finishing, but too slowly for
+  // `count` (a heavy stress profile); a launch that never finishes meets the watchdog instead.
+  bool stoppedByDeadline = false;
   // Where the rest of the test's time went (docs/performance.md, per-test overhead): the driver's
   // compilation of the module, and everything else the runner spent on the test outside the launch
   // loop (PTX generation, buffers, the pipe to the worker, and a fresh worker's start-up).
@@ -120,6 +123,9 @@ struct RunResult {
 
   uint64_t notRecordedCount() const;
 };
+
+// What ended a finished run, for reports: "count", "budget" or "deadline".
+const char* stoppedBy(const RunResult& r);
 
 // The PTX module for a test. Throws litmus::Error ("file:line:col: error: the GPU runner cannot
 // run '...': why") naming the first instruction, location or placement it cannot execute.

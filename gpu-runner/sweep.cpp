@@ -59,6 +59,7 @@ void addOutcomes(RunResult& total, const RunResult& part) {
   total.launches += part.launches;
   total.overflow += part.overflow;
   total.stoppedByBudget = total.stoppedByBudget || part.stoppedByBudget;
+  total.stoppedByDeadline = total.stoppedByDeadline || part.stoppedByDeadline;
   total.freshWorker = total.freshWorker || part.freshWorker;
 }
 
@@ -75,6 +76,10 @@ void addRun(RunResult& total, const RunResult& part) {
   } else if (total.gpus == part.gpus && total.gpuInstances.size() == part.gpuInstances.size()) {
     for (size_t i = 0; i < part.gpuInstances.size(); ++i) total.gpuInstances[i] += part.gpuInstances[i];
   }
+}
+
+const char* stoppedBy(const RunResult& r) {
+  return r.stoppedByBudget ? "budget" : r.stoppedByDeadline ? "deadline" : "count";
 }
 
 uint64_t conditionHits(const litmus::Test& test, const RunResult& r) {

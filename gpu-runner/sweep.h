@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "gpu-runner/runner.h"
@@ -30,13 +31,16 @@ void addRun(RunResult& total, const RunResult& part);
 // Recorded instances of r whose state satisfies the test's condition body.
 uint64_t conditionHits(const litmus::Test& test, const RunResult& r);
 
-// What one share of a sweep ran and saw, for the JSON report.
+// What one share of a sweep ran and saw, for the JSON report: every share, finished or not.
 struct SweepShare {
   Profile profile;
   uint64_t seed = 0;
-  uint64_t instances = 0;
+  uint64_t count = 0;      // the instances it was given (-n / N)
+  uint64_t instances = 0;  // the instances it ran
   uint64_t condition = 0;  // instances satisfying the condition body
   double seconds = 0;
+  std::string status = "not run";  // "ok", "timeout", "error", or "not run" (an earlier share failed)
+  std::string stoppedBy;           // ok: "count", "budget" or "deadline"
 };
 
 }  // namespace gpu

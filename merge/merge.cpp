@@ -125,7 +125,8 @@ Json addUp(const std::vector<Json>& runs) {
   for (const Json& r : runs) {
     devices.insert(r.value("device", ""));
     seeds.push_back(r.value("seed", Json(nullptr)));
-    if (r.value("stoppedBy", Json(nullptr)) == "budget") out["stoppedBy"] = "budget";
+    const Json by = r.value("stoppedBy", Json(nullptr));
+    if (by == "budget" || (by == "deadline" && out.value("stoppedBy", Json(nullptr)) != "budget")) out["stoppedBy"] = by;
   }
   if (devices.size() > 1) {
     std::string all;

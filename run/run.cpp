@@ -407,7 +407,8 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
     runcli::printRun(std::cout, t, r, model, j, o.seed, swept.empty() ? "" : runcli::sweepLine(swept));
   } else {
     std::cout << "Test " << t.name << ": " << judge::toString(j.verdict) << ": " << r.message
-              << (j.reason == r.message ? "" : "; " + j.reason) << "\n\n";
+              << (j.reason == r.message ? "" : "; " + j.reason) << "\n"
+              << runcli::sweepReplay(t, swept, a.json) << "\n";
   }
   std::cout << std::flush;
   if (json) {

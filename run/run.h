@@ -86,6 +86,9 @@ Earlier readEarlier(const std::string& path);
 // status and message (naming the share) the result takes.
 gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
                          gpu::RunResult first, std::vector<gpu::SweepShare>& swept);
+// For a sweep that ended in a share that timed out or failed: that share's profile, saved next to
+// the JSON file `json` (when given) for `--profile`, and the command that replays it; "" otherwise.
+std::string sweepReplay(const litmus::Test& test, const std::vector<gpu::SweepShare>& swept, const std::string& json);
 // The "Sweep: ..." line: the profiles under which the condition held; JSON: one object per share.
 std::string sweepLine(const std::vector<gpu::SweepShare>& swept);
 nlohmann::ordered_json sweepJson(const std::vector<gpu::SweepShare>& swept);

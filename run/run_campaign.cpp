@@ -1,6 +1,7 @@
 // Campaigns of `litmus run`: resuming from the JSON lines of an earlier run (--resume), and the
 // timing line that says where each test's time went.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -97,11 +98,18 @@ namespace runcli {
 
 gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
                          gpu::RunResult first, std::vector<gpu::SweepShare>& swept) {
-  const auto record = [&](const gpu::RunOptions& o, const gpu::RunResult& r) {
-    swept.push_back({o.profile, o.seed, r.instances, gpu::conditionHits(test, r), r.seconds});
+  for (const gpu::RunOptions& o : shares) swept.push_back({o.profile, o.seed, o.count});
+  const auto record = [&](size_t k, const gpu::RunResult& r) {
+    gpu::SweepShare& s = swept[k];
+    s.status = r.status == gpu::RunStatus::Ok ? "ok" : r.status == gpu::RunStatus::Timeout ? "timeout" : "error";
+    s.instances = r.instances;
+    s.seconds = r.seconds;
+    if (r.status != gpu::RunStatus::Ok) return;
+    s.condition = gpu::conditionHits(test, r);
+    s.stoppedBy = gpu::stoppedBy(r);
   };
+  record(0, first);
   if (first.status != gpu::RunStatus::Ok) return first;
-  record(shares.front(), first);
   // A share stops within a batch of its budget (section 10 of docs/gpu-runner.md); the later
   // shares get what is left, so that the test keeps to its own budget.
   const double budget = shares.front().budgetSeconds * static_cast<double>(shares.size());
@@ -111,21 +119,48 @@ gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, con
       o.budgetSeconds = std::max(budget / static_cast<double>(shares.size()) / 4,
                                  (budget - first.seconds) / static_cast<double>(shares.size() - k));
     gpu::RunResult part = runner.run(test, o);
+    record(k, part);
     if (part.status != gpu::RunStatus::Ok) {
-      part.message = "sweep share " + std::to_string(k) + " of " + std::to_string(shares.size()) + ": " + part.message;
+      part.message = "sweep share " + std::to_string(k) + " of " + std::to_string(shares.size()) + " (seed " +
+                     std::to_string(o.seed) + ", its profile in the JSON's sweep array): " + part.message;
       return part;
     }
-    record(o, part);
     gpu::addRun(first, part);
   }
   return first;
+}
+
+std::string sweepReplay(const litmus::Test& test, const std::vector<gpu::SweepShare>& swept, const std::string& json) {
+  for (size_t k = 0; k < swept.size(); ++k) {
+    const gpu::SweepShare& s = swept[k];
+    if (s.status != "timeout" && s.status != "error") continue;
+    std::string file = json.empty() ? "SHARE.profile" : json + "." + std::to_string(k) + ".profile";
+    if (!json.empty()) {
+      // one file per failing share; a later test's failure in the same share overwrites it, so
+      // the name carries the test too
+      std::string name = test.name;
+      for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '+') c = '_';
+      file = json + "." + name + ".share" + std::to_string(k) + ".profile";
+      std::ofstream(file) << gpu::formatProfile(s.profile);
+    }
+    std::ostringstream os;
+    os << "Sweep share " << k << " ended " << s.status << " under this profile";
+    os << (json.empty() ? " (save it as SHARE.profile)" : " (saved in " + file + ")") << "; replay it with\n  litmus run --profile "
+       << file << " --seed " << s.seed << " -n " << s.count << " " << test.file << "\n";
+    std::istringstream lines(gpu::formatProfile(s.profile));
+    for (std::string line; std::getline(lines, line);)
+      if (line.find('#') != 0) os << "  " << line.substr(0, line.find("    #")) << "\n";
+    return os.str();
+  }
+  return "";
 }
 
 std::string sweepLine(const std::vector<gpu::SweepShare>& swept) {
   std::ostringstream hits;
   int shares = 0;
   for (size_t k = 0; k < swept.size(); ++k)
-    if (swept[k].condition) {
+    if (swept[k].status == "ok" && swept[k].condition) {
       hits << (shares++ ? ", " : ": ") << "#" << k << " " << swept[k].condition;
     }
   return "Sweep " + std::to_string(swept.size()) + " profiles: the condition held under " + std::to_string(shares) +
@@ -137,8 +172,9 @@ nlohmann::ordered_json sweepJson(const std::vector<gpu::SweepShare>& swept) {
   for (const gpu::SweepShare& s : swept) {
     nlohmann::ordered_json profile = nlohmann::ordered_json::object();
     for (const auto& [key, value] : gpu::profileValues(s.profile)) profile[key] = value;
-    out.push_back({{"seed", s.seed}, {"instances", s.instances}, {"condition", s.condition},
-                   {"seconds", s.seconds}, {"profile", profile}});
+    out.push_back({{"seed", s.seed}, {"count", s.count}, {"status", s.status},
+                   {"stoppedBy", s.stoppedBy.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.stoppedBy)},
+                   {"instances", s.instances}, {"condition", s.condition}, {"seconds", s.seconds}, {"profile", profile}});
   }
   return out;
 }

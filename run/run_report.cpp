@@ -186,6 +186,9 @@ void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& 
   os << "Instances " << r.instances << " in " << secs
      << " s: " << rate(static_cast<double>(r.instances), r.seconds) << ", condition "
      << rate(static_cast<double>(j.conditionCount), r.seconds) << ", " << r.launches << " launches\n";
+  if (r.stoppedByDeadline)
+    os << "Deadline: stopped launching at 3/4 of --timeout with fewer instances than -n; every launch finished "
+          "(the stress profile made them slow, not stuck)\n";
   os << note;
   os << "Verdict " << judge::toString(j.verdict) << ": " << j.reason << "\n\n";
 }
@@ -207,7 +210,7 @@ Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& mod
   o["instances"] = r.instances;
   o["launches"] = r.launches;
   o["seconds"] = r.seconds;
-  o["stoppedBy"] = r.status != gpu::RunStatus::Ok ? Json(nullptr) : Json(r.stoppedByBudget ? "budget" : "count");
+  o["stoppedBy"] = r.status != gpu::RunStatus::Ok ? Json(nullptr) : Json(gpu::stoppedBy(r));
   o["jitSeconds"] = r.jitSeconds;
   o["overheadSeconds"] = r.overheadSeconds;
   o["freshWorker"] = r.freshWorker;

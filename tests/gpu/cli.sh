@@ -238,6 +238,24 @@ check "sweep: a rerun draws the same profiles" test "$(sweepProfiles "$TMP/sweep
 FAKE_CUDA_LAUNCH_US=20000 FAKE_CUDA_STATES="0,0" fake run -n 1e12 --budget 0.8 --sweep 16 --json "$TMP/sweepb.json" "$MP"
 sweepSeconds=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["seconds"])' "$TMP/sweepb.json")
 check "sweep: keeps to the test's budget ($sweepSeconds s of 0.8)" awk -v s="$sweepSeconds" 'BEGIN { exit !(s >= 0.8 && s < 0.9) }'
+# A run whose launches keep finishing but are too slow for -n stops at 3/4 of --timeout with what
+# it ran (stoppedBy "deadline"), instead of meeting the watchdog (issue 30: drawn profiles did).
+FAKE_CUDA_LAUNCH_US=20000 FAKE_CUDA_STATES="0,0" fake run -n 1e12 --timeout 3 --json "$TMP/deadline.json" "$MP"
+check "deadline: slow launches are no timeout (exit 0)" test $RC -eq 0
+check "deadline: the report says why it ran fewer instances" has out "Deadline: stopped launching at 3/4 of --timeout"
+jsonField() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())[sys.argv[2]])' "$1" "$2"; }
+check "deadline: JSON stoppedBy deadline" test "$(jsonField "$TMP/deadline.json" stoppedBy)" = deadline
+# A share that hangs is reported with its profile, which --profile replays; the JSON keeps every
+# share, finished or not.
+FAKE_CUDA_HANG_STRESS=1 FAKE_CUDA_STATES="0,0" fake run -n 4000 --sweep 4 --timeout 2 --json "$TMP/hangs.json" "$MP"
+check "sweep hang: verdict timeout (exit 3)" test $RC -eq 3
+check "sweep hang: the report names the share and the replay" has out "Sweep share 1 ended timeout under this profile"
+sweepStatus() { python3 -c 'import json,sys; print(" ".join(s["status"] for s in json.loads(open(sys.argv[1]).readline())["sweep"]))' "$1"; }
+check "sweep hang: every share in the JSON" test "$(sweepStatus "$TMP/hangs.json")" = "ok timeout not run not run"
+SHARE=$TMP/hangs.json.MP+rel.gpu+acq.gpu-diffcta.share1.profile
+check "sweep hang: the share's profile is saved" test -s "$SHARE"
+FAKE_CUDA_HANG_STRESS=1 FAKE_CUDA_STATES="0,0" fake run -n 1000 --timeout 2 --seed 2 --profile "$SHARE" "$MP"
+check "sweep hang: --profile replays the hang" has out "stopped by the watchdog"
 fake run -n 1000 --sweep 0 "$MP"
 check "sweep: 0 is a usage error" test $RC -eq 2
 fake run --tune --sweep 2

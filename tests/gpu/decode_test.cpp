@@ -95,7 +95,11 @@ void checkPlacement(const litmus::Test& test, const gpu::Plan& plan, const gpu::
   for (uint64_t n = 0; n < l.instances; ++n)
     for (int t = 0; t < threads; ++t) {
       const std::vector<Position>& at = where[{n, t}];
-      REQUIRE(at.size() == perThread);
+      // a warpgroup: the four warps of one aligned group of its block (§9.7.15.2)
+      const bool group = plan.threads[static_cast<size_t>(t)].warpgroup;
+      REQUIRE(at.size() == (group ? 4 * perThread : perThread));
+      for (const Position& p : at)
+        if (group) CHECK((p.cta == at[0].cta && p.warp / 4 == at[0].warp / 4));
       const litmus::Thread& lt = test.threads[static_cast<size_t>(t)];
       if (plan.mode == gpu::Mode::Fixed) CHECK(at[0].lane == static_cast<uint32_t>(plan.threads[static_cast<size_t>(t)].lane));
       CHECK(at[0].gpu == static_cast<uint32_t>(plan.roleGpu[static_cast<size_t>(plan.threads[static_cast<size_t>(t)].role)]));

@@ -13,6 +13,8 @@
 // per cuDevicePrimaryCtxRetain and "load PID NAME" per module. $FAKE_CUDA_FAULT=NAME makes the
 // test whose PTX names NAME fail its first launch with CUDA_ERROR_LAUNCH_FAILED (719), after which
 // every call of that process fails so (a sticky error, as a real fault leaves the context).
+// $FAKE_CUDA_HANG_STRESS=1: a launch of the test kernel whose record asks for memory stress
+// (stressIters > 0, as a drawn sweep profile may) hangs likewise.
 // $FAKE_CUDA_LAUNCH_US=N: each tally launch stands for N microseconds of GPU time, spent in the
 // next cuCtxSynchronize (for per-test budgets). $FAKE_CUDA_FAST_LAUNCHES=K: the first K tally
 // launches after each module load cost 1% of that, as when a test's first launches are quick
@@ -167,7 +169,12 @@ int launch(void* f, void** args) {
     fake.sticky = true;
     return kLaunchFailed;
   }
-  if (f != &devs[current].tally) return 0;
+  if (f != &devs[current].tally) {
+    uint32_t stressIters = 0;  // word kStressIters (gpu-runner/params.h) of the launch record
+    std::memcpy(&stressIters, static_cast<const char*>(args[5]) + 4 * 13, 4);
+    if (stressIters && std::getenv("FAKE_CUDA_HANG_STRESS")) fake.hang = true;
+    return 0;
+  }
   if (const char* us = std::getenv("FAKE_CUDA_LAUNCH_US")) {
     const char* fast = std::getenv("FAKE_CUDA_FAST_LAUNCHES");
     const uint64_t cost = std::strtoull(us, nullptr, 10);

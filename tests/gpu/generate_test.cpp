@@ -181,6 +181,25 @@ TEST_CASE("the final state waits for asynchronous operations to complete") {
   CHECK(store.find("T0_BEGIN:\n\t// thread P0 (CTA 0, cluster 0)\n\t// the start: ") != std::string::npos);
 }
 
+TEST_CASE("every CTA outlives the asynchronous writes aimed at it (issue 32, item 2)") {
+  // The arrivals before a try_wait loop run once: the test's own phase 0 covers the remote copy.
+  const std::string remote = gpu::generatePtx(catalogue("catalog/cluster/TMA-remote-copy+local-expect_tx.cta.yaml"));
+  CHECK(remote.find("the test's arrivals on m complete phase 0") != std::string::npos);
+  // CTA 1 arrives without expect_tx: the multicast's bytes may land after its phase 0, so the
+  // runner adds phase 1, expecting them, and waits for it before CTA 1 ends.
+  const std::string late = gpu::generatePtx(catalogue("catalog/tensor/TMA-multicast-remote-no-expect_tx.yaml"));
+  const size_t arrive = late.find("\tmbarrier.arrive.expect_tx.shared::cta.b64 %x0, [%s5], 16;\nT1_DRAIN0:\n"
+                                  "\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %c0, [%s5], 1;");
+  CHECK(arrive != std::string::npos);
+  // A last fill without expect_tx: the producer does not wait for full0's last phase itself, and
+  // waiting for it in the runner before adding a phase hung the H200, so full0 gets no drain; the
+  // correct pipeline's producer waits for full0's last phase (1) at its end.
+  const std::string fill = gpu::generatePtx(catalogue("patterns/reference/tma-pipeline/tma-pipeline-S2-K3-no-expect_tx.yaml"));
+  CHECK(fill.find("runner arrives on full0") == std::string::npos);
+  const std::string good = gpu::generatePtx(catalogue("patterns/reference/tma-pipeline/tma-pipeline-S2-K3.yaml"));
+  CHECK(good.find("T0_DRAIN0F:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %c0, [%s4], 1;") != std::string::npos);
+}
+
 TEST_CASE("asynchronous operations the hardware or the runner cannot complete are refused") {
   const std::string head = R"(name: a
 locations:

@@ -312,3 +312,48 @@ TEST_CASE("serial roles and the launch-wide barrier on every test of LITMUS_SERI
   MESSAGE("checked " << checked << " tests");
   CHECK(checked > 0);
 }
+
+// In serial roles each lane runs the threads in turn, each for another instance: a thread that
+// spins for a later thread of its instance waits for a lane that is itself still spinning in its
+// own first thread. On the H100 a sweep share that drew serialPct hung correct spin barriers.
+TEST_CASE("a test whose threads spin for each other never runs in serial roles") {
+  const litmus::Test test = litmus::parseYaml(R"(name: spin-pair
+locations: {x: 0, f: 0}
+threads:
+  P0:
+    cta: 0
+    code: |
+      W:
+      ld.acquire.gpu.global.u32 %r0, [f];
+      setp.eq.u32 %p, %r0, 0;
+      @%p bra W;
+      ld.global.u32 %r1, [x];
+  P1:
+    cta: 1
+    code: |
+      st.global.u32 [x], 1;
+      st.release.gpu.global.u32 [f], 1;
+condition: 'exists (P0:r1 == 0)'
+)", "spin.yaml");
+  CHECK_FALSE(gpu::makePlan(test).shape.serial);
+  // a forward branch is no loop: the test keeps serial roles
+  const litmus::Test forward = litmus::parseYaml(R"(name: skip
+locations: {x: 0, f: 0}
+threads:
+  P0:
+    cta: 0
+    code: |
+      ld.acquire.gpu.global.u32 %r0, [f];
+      setp.eq.u32 %p, %r0, 0;
+      @%p bra L;
+      ld.global.u32 %r1, [x];
+      L:
+  P1:
+    cta: 1
+    code: |
+      st.global.u32 [x], 1;
+      st.release.gpu.global.u32 [f], 1;
+condition: 'exists (P0:r1 == 0)'
+)", "skip.yaml");
+  CHECK(gpu::makePlan(forward).shape.serial);
+}
