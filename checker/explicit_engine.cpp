@@ -150,6 +150,7 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
     if (overTime()) return false;
     bool hangs = false;
     for (size_t t = 0; t < pick.size(); ++t) hangs |= traces_[t].traces[pick[t]].stuck != model::Stuck::No;
+    if (hangs && explaining_) return true;  // no final state to explain
     for (size_t t = 0; t < pick.size() && hangs; ++t)
       if (twin[t] >= 0 && pick[twin[t]] > pick[t]) return true;  // a swap of twins searches it
     if (!hangs || hang_.empty()) {  // one hanging execution is enough to report
@@ -259,29 +260,69 @@ void recordRaces(const Candidate& c, const BitRel& cause,
     }
 }
 
+bool Enumerator::wantedState(const litmus::State& s) const {
+  return opt_.explainState ? litmus::matches(*opt_.explainState, s) : satisfiesTarget(s);
+}
+
+// Whether the reads-from chosen so far (source) may still end in the outcome to explain: the
+// observed registers it decides already, and the condition (or --explain's state) on them.
+bool Enumerator::mayReachWanted(const Candidate& c, const std::vector<int>& source) const {
+  const auto regs = model::partialRegisters(c.g.events, c.traces, c.offset, source);
+  std::vector<std::optional<int64_t>> values;
+  for (const auto& term : test_.observed) {
+    if (term.kind == litmus::Term::Kind::Reg) {
+      int t = 0;
+      while (test_.threads[t].name != term.thread) ++t;
+      const auto& info = prog_.threads[t];
+      auto it = info.regId.find(term.name);
+      values.push_back(it == info.regId.end() ? std::optional<int64_t>(0) : regs[t][it->second]);
+    } else if (term.kind == litmus::Term::Kind::Mem) {
+      values.push_back(std::nullopt);  // decided by coherence, chosen later
+    } else {
+      values.push_back(term.value);
+    }
+  }
+  if (opt_.explainState) return litmus::mayMatch(*opt_.explainState, values);
+  const auto body = litmus::evalConditionPartial(test_.condition, test_.observed, values);
+  if (!body) return true;
+  return test_.quantifier == litmus::Quantifier::Forall ? !*body : *body;
+}
+
 // Finds a candidate execution whose final state is the outcome to explain (the one the condition
 // asks about, or the state --explain=STATE names), and which the model rejects: the picture of
 // why that outcome is forbidden. None when some allowed state is such an outcome.
+//
+// Such an execution breaks some axiom, so the search prunes with all of the model but one axiom
+// at a time (the one most outcomes break first), and with the outcome itself: a part whose
+// observed registers already rule the outcome out is dropped. That finds the execution at the
+// cost of a check. Only when no execution breaks a single axiom does it enumerate every candidate.
 std::optional<Violation> Enumerator::explain(const std::vector<litmus::State>& allowed) {
-  auto wanted = [&](const litmus::State& s) {
-    return opt_.explainState ? litmus::matches(*opt_.explainState, s) : satisfiesTarget(s);
-  };
-  if (std::any_of(allowed.begin(), allowed.end(), wanted)) return std::nullopt;
+  if (std::any_of(allowed.begin(), allowed.end(), [&](const auto& s) { return wantedState(s); }))
+    return std::nullopt;
   std::optional<Violation> found;
-  forEachExecution(false, [&](const Candidate& cc, const model::Choice<BitRel>& x,
-                             const model::Derived<BitRel>& d) {
-        if (cc.hangs) return true;  // no final state
-        std::optional<litmus::State> target;
-        for (auto& st : finalStates(cc, x.co))
-          if (wanted(st)) target = st;
-        if (!target) return true;
-        const litmus::State st = *target;
-        ExplicitCheck chk;
-        if (model::axioms(cc.s, x, d, chk)) return true;
-        found = explainViolation(test_, opt_, Execution{withValues(cc), x.rf, x.co, x.sc, x.bar, st},
-                                 *chk.failed, chk.failedOn);
-        return false;
-  });
+  auto visit = [&](const Candidate& cc, const model::Choice<BitRel>& x, const model::Derived<BitRel>& d) {
+    if (cc.hangs) return true;  // no final state
+    std::optional<litmus::State> target;
+    for (auto& st : finalStates(cc, x.co))
+      if (wantedState(st)) target = st;
+    if (!target) return true;
+    ExplicitCheck chk;
+    if (model::axioms(cc.s, x, d, chk)) return true;
+    found = explainViolation(test_, opt_, Execution{withValues(cc), x.rf, x.co, x.sc, x.bar, *target},
+                             *chk.failed, chk.failedOn);
+    return false;
+  };
+  using model::Axiom;
+  explaining_ = true;
+  for (Axiom a : {Axiom::Causality, Axiom::Coherence, Axiom::Atomicity, Axiom::ScPerLocation,
+                  Axiom::NoThinAir, Axiom::FenceSc}) {
+    relax_ = a;
+    forEachExecution(true, visit);
+    if (found || timedOut_) break;
+  }
+  relax_.reset();
+  explaining_ = false;
+  if (!found && !timedOut_) forEachExecution(false, visit);
   return found;
 }
 

@@ -40,10 +40,15 @@ struct ExplicitCheck {
 // fails on the part fails on every completion: the part is refuted. A subset constraint r ⊆ sup
 // cannot fail early (sup grows too), but every consistent completion's sup contains r: when sup
 // is co (Coherence), r is recorded as co edges the search must add.
+//
+// `relax` names an axiom the part is not held to: an explanation looks for an execution that
+// reaches the outcome and breaks that axiom only (Enumerator::explain).
 struct PartialCheck {
   BitRel forcedCo;
+  std::optional<Axiom> relax;
 
-  bool operator()(Axiom, const model::Constraint<BitRel>& c) {
+  bool operator()(Axiom a, const model::Constraint<BitRel>& c) {
+    if (a == relax) return true;
     if (c.shape != model::Shape::Subset) return model::holds(c);
     if (c.supName == "co") forcedCo |= c.r;
     return true;
@@ -54,7 +59,7 @@ struct PartialCheck {
 // the model: co must stay a strict order, and no monotone constraint may fail yet. With `forced`,
 // adds the co edges Coherence forces on every completion.
 bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel> x, const model::Derived<BitRel>& d,
-                 BitRel* forced = nullptr);
+                 BitRel* forced = nullptr, std::optional<Axiom> relax = {});
 
 // One combination of thread paths, with everything that does not depend on rf/co/sc.
 struct Candidate {
@@ -96,6 +101,10 @@ class Enumerator {
   bool timedOut_ = false;
   std::string hang_;                // how some execution hangs (empty: none found)
   bool doneWithCandidate_ = false;  // a visitor stopped the search of this candidate only
+  // While explaining a forbidden outcome: the axiom the search does not prune with, and whether
+  // it searches only executions that end and may still reach the outcome (explain()).
+  std::optional<Axiom> relax_;
+  bool explaining_ = false;
   model::Settled values_;           // the values of the execution being visited
 
   // The candidate's events with the values of the execution being visited.
@@ -123,6 +132,8 @@ class Enumerator {
   std::vector<litmus::State> finalStates(const Candidate& c, const BitRel& co) const;
   bool satisfiesTarget(const litmus::State& s) const;
   std::optional<Violation> explain(const std::vector<litmus::State>& allowed);
+  bool wantedState(const litmus::State& s) const;
+  bool mayReachWanted(const Candidate& c, const std::vector<int>& source) const;
   bool spinsForever(const Candidate& c, const model::Choice<BitRel>& x) const;
 };
 

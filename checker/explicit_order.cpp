@@ -13,10 +13,10 @@ namespace checker::explicit_detail {
 // the model: co must stay a strict order, and no monotone constraint may fail yet. With `forced`,
 // adds the co edges Coherence forces on every completion.
 bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel> x,
-                 const model::Derived<BitRel>& d, BitRel* forced) {
+                 const model::Derived<BitRel>& d, BitRel* forced, std::optional<Axiom> relax) {
   x.co = plus(x.co);
   if (!x.co.irreflexive()) return false;
-  PartialCheck chk{BitRel(x.co.size())};
+  PartialCheck chk{BitRel(x.co.size()), relax};
   if (!model::axioms(s, x, d, chk)) return false;
   if (forced) *forced |= chk.forcedCo;
   return true;
@@ -52,7 +52,8 @@ std::vector<std::vector<std::pair<int, int>>> mustOrder(const Candidate& c) {
 // it refutes both ways, it refutes the part. Repeats until nothing more is forced. Returns false
 // when the part is refuted; otherwise x.co gains the forced edges.
 bool settleOrder(const model::Static<BitRel>& s, model::Choice<BitRel>& x, const model::Derived<BitRel>& d,
-                 const std::vector<std::pair<int, int>>& pairs, const BitRel::Row& near) {
+                 const std::vector<std::pair<int, int>>& pairs, const BitRel::Row& near,
+                 std::optional<Axiom> relax) {
   for (bool changed = true; changed;) {
     changed = false;
     BitRel closed = plus(x.co);
@@ -63,8 +64,8 @@ bool settleOrder(const model::Static<BitRel>& s, model::Choice<BitRel>& x, const
       model::Choice<BitRel> ab = x, ba = x;
       ab.co.set(a, b);
       ba.co.set(b, a);
-      const bool okAb = mayComplete(s, ab, d, &forcedAb);
-      const bool okBa = mayComplete(s, ba, d, &forcedBa);
+      const bool okAb = mayComplete(s, ab, d, &forcedAb, relax);
+      const bool okBa = mayComplete(s, ba, d, &forcedBa, relax);
       if (!okAb && !okBa) return false;
       if (okAb && okBa) continue;
       x.co = okAb ? ab.co | forcedAb : ba.co | forcedBa;
@@ -158,7 +159,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
   auto refine = [&](model::Choice<BitRel>& x, int r, int w, model::Derived<BitRel>& d) {
     BitRel forced(n);
     d = r < 0 ? d0 : model::derive(c.s, x.rf, none, none);
-    if (!mayComplete(c.s, x, d, &forced)) return false;
+    if (!mayComplete(c.s, x, d, &forced, relax_)) return false;
     x.co |= forced;
     BitRel::Row near;
     if (r < 0) near.set();
@@ -169,7 +170,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
         break;
       }
     for (size_t l = 0; l < pairs.size(); ++l)
-      if ((r < 0 || static_cast<int>(l) == c.g.events[r].loc) && !settleOrder(c.s, x, d, pairs[l], near))
+      if ((r < 0 || static_cast<int>(l) == c.g.events[r].loc) && !settleOrder(c.s, x, d, pairs[l], near, relax_))
         return false;
     return true;
   };
@@ -227,6 +228,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
     for (int w : writes) {
       source[r] = w;
       if (!lookAhead && !model::valuesMayHold(c.g.events, c.traces, c.offset, source)) continue;
+      if (explaining_ && !mayReachWanted(c, source)) continue;
       model::Choice<BitRel> nx = x;
       nx.rf.set(w, r);
       if (spinRead[r]) maxInCo(c, nx.co, w);
@@ -270,11 +272,11 @@ bool Enumerator::forEachCo(const Candidate& c, const model::Choice<BitRel>& x,
   const BitRel& rf = x.rf;
   BitRel co = initialWritesFirst(c);
   auto viable = [&](const BitRel& co) {
-    return prune ? mayComplete(c.s, {rf, co, x.sc, x.bar}, d) : acyclic(co);
+    return prune ? mayComplete(c.s, {rf, co, x.sc, x.bar}, d, nullptr, relax_) : acyclic(co);
   };
   if (prune) {
     BitRel forced(co.size());
-    if (!mayComplete(c.s, {rf, co, x.sc, x.bar}, d, &forced)) return true;
+    if (!mayComplete(c.s, {rf, co, x.sc, x.bar}, d, &forced, relax_)) return true;
     co |= forced;
   }
   if (!viable(co)) return true;

@@ -211,6 +211,70 @@ bool evalCondition(const Cond& c, const std::vector<Term>& observed, const State
 
 namespace {
 
+std::optional<int64_t> partialTerm(const Term& t, const std::vector<Term>& observed,
+                                   const std::vector<std::optional<int64_t>>& values) {
+  if (t.kind == Term::Kind::Const) return t.value;
+  for (size_t i = 0; i < observed.size(); ++i) {
+    const Term& o = observed[i];
+    if (o.kind == t.kind && o.name == t.name && o.thread == t.thread) return values[i];
+  }
+  return 0;
+}
+
+bool compare(CmpOp op, int64_t a, int64_t b) {
+  switch (op) {
+    case CmpOp::Eq: return a == b;
+    case CmpOp::Ne: return a != b;
+    case CmpOp::Lt: return a < b;
+    case CmpOp::Le: return a <= b;
+    case CmpOp::Gt: return a > b;
+    case CmpOp::Ge: return a >= b;
+    case CmpOp::None: return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<bool> evalConditionPartial(const Cond& c, const std::vector<Term>& observed,
+                                         const std::vector<std::optional<int64_t>>& values) {
+  switch (c.kind) {
+    case Cond::Kind::True: return true;
+    case Cond::Kind::False: return false;
+    case Cond::Kind::And:
+    case Cond::Kind::Or: {
+      const bool isAnd = c.kind == Cond::Kind::And;
+      bool unknown = false;
+      for (const Cond& k : c.kids) {
+        const auto v = evalConditionPartial(k, observed, values);
+        if (!v) unknown = true;
+        else if (*v != isAnd) return !isAnd;  // a false conjunct, a true disjunct
+      }
+      if (unknown) return std::nullopt;
+      return isAnd;
+    }
+    case Cond::Kind::Not: {
+      const auto v = evalConditionPartial(c.kids.at(0), observed, values);
+      if (!v) return std::nullopt;
+      return !*v;
+    }
+    case Cond::Kind::Cmp: {
+      const auto a = partialTerm(c.lhs, observed, values), b = partialTerm(c.rhs, observed, values);
+      if (!a || !b) return std::nullopt;
+      return compare(c.cmp, *a, *b);
+    }
+  }
+  return false;
+}
+
+bool mayMatch(const StatePattern& p, const std::vector<std::optional<int64_t>>& values) {
+  for (size_t i = 0; i < p.values.size() && i < values.size(); ++i)
+    if (p.values[i] && values[i] && *p.values[i] != *values[i]) return false;
+  return true;
+}
+
+namespace {
+
 bool sameTerm(const Term& a, const Term& b) {
   return a.kind == b.kind && a.thread == b.thread && a.name == b.name && a.value == b.value;
 }

@@ -118,5 +118,11 @@ std::string formatPattern(const std::vector<Term>& observed, const StatePattern&
 
 // Evaluate a condition body on a final state (observed values in `observed` order).
 bool evalCondition(const Cond&, const std::vector<Term>& observed, const State&);
+// The same on part of a state (nullopt: a value not known yet), in three-valued logic: true or
+// false when every completion of the part gives that, nullopt when completions may differ.
+std::optional<bool> evalConditionPartial(const Cond&, const std::vector<Term>& observed,
+                                         const std::vector<std::optional<int64_t>>& values);
+// Whether some completion of the part may match the pattern.
+bool mayMatch(const StatePattern&, const std::vector<std::optional<int64_t>>& values);
 
 }  // namespace litmus

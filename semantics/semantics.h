@@ -121,6 +121,11 @@ std::optional<Settled> settleValues(const std::vector<Event>& events,
 // contradicts a path's decision or a value it fixed.
 bool valuesMayHold(const std::vector<Event>& events, const std::vector<const Trace*>& traces,
                    const std::vector<int>& offset, const std::vector<int>& rfSource);
+// For a part of reads-from: per thread, each final register's value where what is chosen
+// decides it (nullopt where it depends on a read not chosen yet).
+std::vector<std::vector<std::optional<int64_t>>> partialRegisters(
+    const std::vector<Event>& events, const std::vector<const Trace*>& traces,
+    const std::vector<int>& offset, const std::vector<int>& rfSource);
 
 
 }  // namespace model

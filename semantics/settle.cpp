@@ -66,6 +66,19 @@ class Settler {
     return collectiveResult(*events_[e].warpInstr, events_[e].lane, ops);
   }
 
+ public:
+  // Each thread's final registers, as far as the chosen writes decide them (partial).
+  std::vector<std::vector<std::optional<int64_t>>> registers() {
+    std::vector<std::vector<std::optional<int64_t>>> out;
+    for (size_t t = 0; t < traces_.size(); ++t) {
+      const ReadLookup look = lookupIn(static_cast<int>(t));
+      out.emplace_back();
+      for (const Val& v : traces_[t]->regVals) out.back().push_back(evaluate(v, look));
+    }
+    return out;
+  }
+
+ private:
   ReadLookup lookupIn(int t) {
     return [this, t](int r) { return valueOf(offset_[t] + r); };
   }
@@ -97,6 +110,12 @@ class Settler {
 };
 
 }  // namespace
+
+std::vector<std::vector<std::optional<int64_t>>> partialRegisters(
+    const std::vector<Event>& events, const std::vector<const Trace*>& traces,
+    const std::vector<int>& offset, const std::vector<int>& rfSource) {
+  return Settler(events, traces, offset, rfSource, true).registers();
+}
 
 std::optional<Settled> settleValues(const std::vector<Event>& events,
                                     const std::vector<const Trace*>& traces,
