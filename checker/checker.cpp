@@ -3,6 +3,7 @@
 #include "base/limit_error.h"
 #include "checker/engine_common.h"
 #include "checker/explicit_engine.h"
+#include "checker/readings_check.h"
 #include "checker/smt_engine.h"
 #include "model/bitrel.h"
 #include "model/reliance.h"
@@ -200,8 +201,10 @@ void markReliances(litmus::Outcome& o, const litmus::Test& test, const Options& 
 // the deadline was the alternative; it is not needed once term construction looks at the
 // deadline and Z3 terms are released (see symrel.h), and it would cost a fork per test plus a
 // serialisation of witnesses and explanations (docs/performance.md, "Deadlines").
-Result check(const litmus::Test& test, const Options& options) {
+Result check(const litmus::Test& test, const Options& given) {
   const auto t0 = std::chrono::steady_clock::now();
+  Options options = given;
+  options.readings = model::withTestReadings(given.readings, test);  // a bad name: located error
   const Deadline deadline(options.timeoutSeconds, options.spentSeconds);
   Engine engine = options.engine;
   Result r;
@@ -224,8 +227,13 @@ Result check(const litmus::Test& test, const Options& options) {
     r = gaveUp(test, options, engine, litmus::UnknownReason::Memory, memoryLimit(options));
   if (r.outcome.status != litmus::Status::Done) dropPartialResults(r);
   else markReliances(r.outcome, test, options);
-  r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() +
-                      options.spentSeconds;
+  for (auto& w : r.witnesses) w.readings = options.readings;
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  if (options.alternatives && r.outcome.status == litmus::Status::Done) {
+    const double left = options.timeoutSeconds > 0 ? options.timeoutSeconds - options.spentSeconds - elapsed() : 0;
+    for (auto& rel : readingReliances(test, options, r.outcome, left)) r.outcome.reliesOn.push_back(std::move(rel));
+  }
+  r.outcome.seconds = elapsed() + options.spentSeconds;
   return r;
 }
 

@@ -33,6 +33,11 @@ struct Options {
   bool explain = false;           // for a forbidden condition, find a violating candidate
   // --explain=STATE: the state (or part of one) to explain instead of the condition's outcome.
   std::optional<litmus::StatePattern> explainState;
+  // The readings of the model's decisions (--reading; a test's `readings:` goes on top).
+  model::Readings readings;
+  // Evaluate the other readings of the decisions a test touches and report those that change
+  // the verdict (Outcome::reliesOn).
+  bool alternatives = true;
 };
 
 // One execution, concrete: its events and the relations that were chosen.
@@ -40,6 +45,7 @@ struct Execution {
   model::EventGraph graph;
   model::BitRel rf, co, sc, bar;
   litmus::State state;
+  model::Readings readings = {};  // under which the model's relations are evaluated on it
 };
 
 // One step of an explanation: an edge of a named relation between two events.

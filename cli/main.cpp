@@ -57,6 +57,8 @@ struct Args {
   bool keepGoing = false;  // check --keep-going: report bad files, check the good ones
   std::string convertTo;   // convert --to yaml|herd; empty: the other format of the file
   bool failOnRelies = false;  // suite --fail-on-relies
+  std::vector<std::string> readings;  // --reading D36=NAME, repeatable (model/readings.h)
+  bool noAlternatives = false;        // check --no-alternatives
   // --explain: "true" (the flag alone) for the condition's outcome; --explain=STATE: that state.
   std::string explain;
   std::string graphDir, expected, liveness, junit, helpTopic;
@@ -73,6 +75,7 @@ struct Args {
     o.engine = *checker::parseEngine(engine);  // the option's validator accepted it
     o.unroll = unroll;
     o.timeoutSeconds = timeout;
+    for (const auto& r : readings) model::choose(o.readings, r);  // the option's validator accepted it
     return o;
   }
 };
@@ -247,6 +250,7 @@ int cmdCheck(const Args& a) {
   opt.witnesses = !a.graphDir.empty() || !a.explain.empty();
   opt.explain = !a.explain.empty() || opt.witnesses;
   opt.maxMemoryBytes = maxMemory;
+  opt.alternatives = !a.noAlternatives;
   // Each test's output is buffered and printed in the order of the files, so that -j N prints
   // what -j 1 prints (docs/scale.md).
   int status = cli::kOk;
@@ -304,6 +308,7 @@ int cmdSuite(const Args& a) {
   if (!a.junit.empty()) requireWritable(a.junit);
   suite::SuiteOptions so;
   so.check = a.options();
+  so.check.alternatives = false;  // a suite judges expectations: the readings' cost stays out
   so.check.maxMemoryBytes = applyMaxMemory(a);
   so.expectedTsv = a.expected;
   so.livenessTsv = a.liveness;
@@ -348,6 +353,14 @@ void addModelOptions(CLI::App* cmd, Args& a) {
       ->type_name("E")
       ->check([](const std::string& v) {
         return checker::parseEngine(v) ? std::string() : "unknown engine '" + v + "'";
+      });
+  cmd->add_option("--reading", a.readings,
+                  "the reading of a model decision, e.g. D36=release-orders (repeatable; "
+                  "docs/model.md, \"Readings\")")
+      ->type_name("D=NAME")
+      ->check([](const std::string& v) {
+        model::Readings scratch;
+        return model::choose(scratch, v);
       });
   cmd->add_option("--unroll", a.unroll, "backward jumps allowed per branch (default 2)")
       ->type_name("N")
@@ -407,6 +420,9 @@ CLI::App* addCheck(CLI::App& app, Args& a) {
               "broken into release pattern, rf and acquire pattern; if allowed, an execution that "
               "reaches it and the synchronization it lacks (docs/explain.md)")
       ->option_text("[=STATE]");
+  c->add_flag("--no-alternatives", a.noAlternatives,
+              "do not check the other readings of the decisions the test touches ('Relies on D36: "
+              "...; under ... the outcome is ...')");
   c->add_option("--graph", a.graphDir,
                 "DOT (and SVG, if Graphviz is installed) of a witness per allowed state and of a "
                 "candidate that shows why a forbidden outcome is forbidden")

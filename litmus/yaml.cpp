@@ -134,6 +134,7 @@ class YamlParser {
   int placement(const YAML::Node& n, const std::string& what) const;
   Placed placed(const YAML::Node& n) const;
 
+  void parseReadings(const YAML::Node& map);
   void parseLocations(const YAML::Node& map);
   void parseLocation(const YAML::Node& key, const YAML::Node& value);
   void parseInit(const YAML::Node& v, Location& l) const;
@@ -235,7 +236,7 @@ Test YamlParser::parse() {
   static const std::set<std::string> kKeys = {"name",   "description", "locations", "threads",
                                               "condition", "observe",  "expect",   "reason",
                                               "barriers",  "liveness", "grids",    "family",
-                                              "races"};
+                                              "races",     "readings"};
   std::set<std::string> seen;
   for (auto it = root.begin(); it != root.end(); ++it) {
     std::string key = scalar(it->first, "a key");
@@ -290,8 +291,18 @@ Test YamlParser::parse() {
     if (r != "none") fail(root["races"], "invalid races value '" + r + "' (expected none)");
     test_.raceFree = true;
   }
+  if (root["readings"]) parseReadings(root["readings"]);
   validate(test_, deadline_);
   return std::move(test_);
+}
+
+// readings: {D36: release-orders, ...}; the names are checked by the model (model/readings.h).
+void YamlParser::parseReadings(const YAML::Node& map) {
+  if (!map.IsMap()) fail(map, "readings must be a mapping from decisions to readings (e.g. {D36: release-orders})");
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    const Placed name = placed(it->second);
+    test_.readings.push_back({scalar(it->first, "a decision"), scalar(it->second, "a reading"), name.loc});
+  }
 }
 
 void YamlParser::parseLocations(const YAML::Node& map) {
