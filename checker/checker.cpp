@@ -2,6 +2,7 @@
 
 #include "base/limit_error.h"
 #include "checker/engine_common.h"
+#include "checker/explain_sync.h"
 #include "checker/explicit_engine.h"
 #include "checker/readings_check.h"
 #include "checker/smt_engine.h"
@@ -228,6 +229,19 @@ Result check(const litmus::Test& test, const Options& given) {
   if (r.outcome.status != litmus::Status::Done) dropPartialResults(r);
   else markReliances(r.outcome, test, options);
   for (auto& w : r.witnesses) w.readings = options.readings;
+  // An allowed state's explanation, under the same deadline: what is printed is established
+  // first (a cut-off explanation establishes nothing, and the check is Unknown for it).
+  if (options.explain && r.outcome.status == litmus::Status::Done && !r.violation && r.explainCutOff.empty()) {
+    try {
+      explainAllowed(test, options, deadline, r);
+    } catch (const Deadline::Expired&) {
+      r.gaps.clear();
+      r.explainCutOff = deadline.describe() + " while explaining the allowed state";
+    } catch (const std::bad_alloc&) {
+      r.gaps.clear();
+      r.explainCutOff = memoryLimit(options) + " while explaining the allowed state";
+    }
+  }
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   if (options.alternatives && r.outcome.status == litmus::Status::Done) {
     const double left = options.timeoutSeconds > 0 ? options.timeoutSeconds - options.spentSeconds - elapsed() : 0;

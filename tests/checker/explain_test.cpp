@@ -226,3 +226,59 @@ TEST_CASE("explain: racing weak writes, and a proxy fence missing within one thr
   CHECK(nc.find("generic proxy and the texture proxy") != std::string::npos);
   CHECK(nc.find("fence.proxy.texture") != std::string::npos);
 }
+
+TEST_CASE("explain: the weakest link of an allowed pipeline outcome comes first (a .relaxed arrive)") {
+  // Issue 31: the consumer releases its stage with a .relaxed arrive, so the refill may land
+  // before the first fill (co), and the state that the condition describes reads the first fill
+  // where the refill should be. The explanation names the arrive first.
+  const litmus::Test t =
+      litmus::parseFile(std::string(LITMUS_SOURCE_DIR) + "/patterns/reference/tma-pipeline/tma-pipeline-S2-K3-relaxed-arrive.yaml");
+  const checker::Result r = explainCheck(t);
+  REQUIRE(!r.violation);
+  REQUIRE(!r.witnesses.empty());
+  // the first allowed state that satisfies the condition, as --explain takes it
+  size_t i = 0;
+  while (i < r.outcome.states.size() && !litmus::evalCondition(t.condition, t.observed, r.outcome.states[i])) ++i;
+  REQUIRE(i < r.outcome.states.size());
+  const auto gaps = checker::syncGaps(t, r.witnesses.at(i), checker::focusTerms(t, {}));
+  REQUIRE(!gaps.empty());
+  const std::string first = checker::weakestLink(gaps);
+  CHECK(first.find("mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [empty0]") != std::string::npos);
+  CHECK(first.find("make it .release") != std::string::npos);
+}
+
+TEST_CASE("explain: the weakest link's change is checked, and the explained state is the condition's") {
+  const litmus::Test t =
+      litmus::parseFile(std::string(LITMUS_SOURCE_DIR) + "/patterns/reference/tma-pipeline/tma-pipeline-S2-K3-relaxed-arrive.yaml");
+  const checker::Result r = explainCheck(t);
+  REQUIRE(r.explainCutOff.empty());
+  REQUIRE(r.explainedState >= 0);
+  const litmus::State& st = r.outcome.states.at(r.explainedState);
+  CHECK(litmus::evalCondition(t.condition, t.observed, st));
+  REQUIRE(!r.gaps.empty());
+  CHECK(checker::weakestLink(r.gaps).find("is .relaxed: make it .release") != std::string::npos);
+  CHECK(r.fixChecked.find("made .release, this state is not allowed (checked)") != std::string::npos);
+  // only the terms whose values make the condition true: P1:r0 = 1 and P1:r1 = 2 are as expected
+  std::vector<std::string> names;
+  for (const auto& term : checker::satisfiedTerms(t, st)) names.push_back(litmus::formatTerm(term));
+  CHECK(names == std::vector<std::string>{"P1:r2"});
+}
+
+TEST_CASE("explain: a deadline in the allowed state's phase cuts it off, and the verdict stands") {
+  const litmus::Test t = catalogue("shapes/MP+rlx.gpu+acq.gpu.yaml");
+  checker::Options o;
+  o.engine = checker::Engine::Explicit;
+  o.explain = o.witnesses = true;
+  std::vector<std::string> phases;
+  o.explainPhase = [&](std::string_view p) {
+    phases.emplace_back(p);
+    if (p == "gaps") throw litmus::Deadline::Expired{};
+  };
+  const checker::Result r = checker::check(t, o);
+  CHECK(phases == std::vector<std::string>{"gaps"});
+  CHECK(r.outcome.status == litmus::Status::Done);
+  CHECK(std::string(litmus::toString(r.outcome.observation())) == "Sometimes");
+  CHECK(r.explainCutOff.find("while explaining the allowed state") != std::string::npos);
+  CHECK(r.gaps.empty());
+  CHECK(r.fixChecked.empty());
+}
