@@ -62,6 +62,7 @@ struct Args {
   // --explain: "true" (the flag alone) for the condition's outcome; --explain=STATE: that state.
   std::string explain;
   std::string graphDir, expected, liveness, junit, helpTopic;
+  bool graphFull = false;  // check --graph-full: every event, not only the decisive ones
   int jobs = 0;        // -j: 0 is the default, the cores available (suite/parallel.h)
   std::string shard;   // --shard K/N (suite/shard.h); empty: every test
 
@@ -151,12 +152,22 @@ int report(const litmus::Test& t, const checker::Result& r, const Args& a, const
     if (explain) cli::printExplanation(os, t, r, target);
   }
   out << os.str();
-  if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
+  // The graphs are the explanation's last phase, under the rest of the test's --timeout.
+  bool graphsCutOff = false;
+  if (!a.graphDir.empty()) {
+    const litmus::Deadline deadline(a.timeout, r.outcome.seconds);
+    try {
+      checker::writeGraphs(a.graphDir, t, r, a.graphFull, &deadline);
+    } catch (const litmus::Deadline::Expired&) {
+      err << t.file << ": Unknown: the graphs were cut off (" << deadline.describe() << ")\n";
+      graphsCutOff = true;
+    }
+  }
   // An Unknown says why in its herd block (or JSON); a failure names each failed expectation.
   if (j.decision == judge::Decision::Fail)
     for (const std::string& f : j.reasons) err << t.file << ": " << f << "\n";
   // An explanation cut off by the deadline leaves the answer asked for unknown.
-  return r.explainCutOff.empty() ? j.exitCode() : cli::worse(j.exitCode(), cli::kUnknown);
+  return r.explainCutOff.empty() && !graphsCutOff ? j.exitCode() : cli::worse(j.exitCode(), cli::kUnknown);
 }
 
 int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::ostream& out,
@@ -423,10 +434,12 @@ CLI::App* addCheck(CLI::App& app, Args& a) {
   c->add_flag("--no-alternatives", a.noAlternatives,
               "do not check the other readings of the decisions the test touches ('Relies on D36: "
               "...; under ... the outcome is ...')");
-  c->add_option("--graph", a.graphDir,
+  CLI::Option* graph = c->add_option("--graph", a.graphDir,
                 "DOT (and SVG, if Graphviz is installed) of a witness per allowed state and of a "
-                "candidate that shows why a forbidden outcome is forbidden")
+                "candidate that shows why a forbidden outcome is forbidden: the events and edges "
+                "that decide the outcome")
       ->type_name("DIR");
+  c->add_flag("--graph-full", a.graphFull, "with --graph: every event of the execution")->needs(graph);
   c->footer(std::string("A test that may hang fails (exit 1) unless it declares 'liveness: may-hang'; "
                         "a verdict that contradicts its 'expect' fails too.\n") + kExitCodes);
   return c;

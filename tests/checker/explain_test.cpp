@@ -9,6 +9,7 @@
 #include "checker/checker.h"
 #include "checker/explain.h"
 #include "checker/explain_sync.h"
+#include "checker/graph.h"
 #include "litmus/parse.h"
 
 namespace {
@@ -281,4 +282,21 @@ TEST_CASE("explain: a deadline in the allowed state's phase cuts it off, and the
   CHECK(r.explainCutOff.find("while explaining the allowed state") != std::string::npos);
   CHECK(r.gaps.empty());
   CHECK(r.fixChecked.empty());
+}
+
+TEST_CASE("explain: graphs draw the decisive events by default, and stop at the deadline") {
+  const litmus::Test t = catalogue("shapes/MP+rlx.gpu+acq.gpu.yaml");
+  const checker::Result r = explainCheck(t);
+  REQUIRE(r.explainedState >= 0);
+  const checker::Execution& x = r.witnesses.at(r.explainedState);
+  const std::vector<int> decisive = checker::decisiveEvents(t, r, r.explainedState);
+  // the two reads of the condition, the writes they read, and the ends of the missing release
+  CHECK(decisive.size() >= 4);
+  CHECK(decisive.size() < x.graph.events.size());
+  const std::string dot = checker::executionDot(t, x, "t", nullptr, &decisive);
+  CHECK(dot.find("st.relaxed.gpu.global.u32 [y], 1") != std::string::npos);
+  const std::string dir = std::string("/tmp/litmus-explain-test-graphs");
+  const litmus::Deadline passed(1e-9);
+  while (!passed.passed()) {}
+  CHECK_THROWS_AS(checker::writeGraphs(dir, t, r, false, &passed), litmus::Deadline::Expired);
 }
