@@ -4,6 +4,7 @@
 
 #include "checker/explain.h"
 #include "checker/explain_sync.h"
+#include "checker/graph.h"
 
 namespace cli {
 
@@ -156,6 +157,18 @@ void printExplanation(std::ostream& os, const litmus::Test& t, const checker::Re
   checker::printWitness(os, t, *x);
   checker::printGaps(os, t, *x, r.gaps);
   os << "\n";
+}
+
+bool writeGraphs(const std::string& dir, bool full, double timeout, const litmus::Test& t,
+                 const checker::Result& r, std::ostream& err) {
+  const litmus::Deadline deadline(timeout, r.outcome.seconds);
+  try {
+    checker::writeGraphs(dir, t, r, full, &deadline);
+    return true;
+  } catch (const litmus::Deadline::Expired&) {
+    err << t.file << ": Unknown: the graphs were cut off (" << deadline.describe() << ")\n";
+    return false;
+  }
 }
 
 }  // namespace cli

@@ -152,17 +152,7 @@ int report(const litmus::Test& t, const checker::Result& r, const Args& a, const
     if (explain) cli::printExplanation(os, t, r, target);
   }
   out << os.str();
-  // The graphs are the explanation's last phase, under the rest of the test's --timeout.
-  bool graphsCutOff = false;
-  if (!a.graphDir.empty()) {
-    const litmus::Deadline deadline(a.timeout, r.outcome.seconds);
-    try {
-      checker::writeGraphs(a.graphDir, t, r, a.graphFull, &deadline);
-    } catch (const litmus::Deadline::Expired&) {
-      err << t.file << ": Unknown: the graphs were cut off (" << deadline.describe() << ")\n";
-      graphsCutOff = true;
-    }
-  }
+  const bool graphsCutOff = !a.graphDir.empty() && !cli::writeGraphs(a.graphDir, a.graphFull, a.timeout, t, r, err);
   // An Unknown says why in its herd block (or JSON); a failure names each failed expectation.
   if (j.decision == judge::Decision::Fail)
     for (const std::string& f : j.reasons) err << t.file << ": " << f << "\n";
