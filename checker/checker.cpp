@@ -17,6 +17,7 @@
 #include <iomanip>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <new>
 #include <set>
 #include <sstream>
@@ -202,10 +203,18 @@ void markReliances(litmus::Outcome& o, const litmus::Test& test, const Options& 
 // the deadline was the alternative; it is not needed once term construction looks at the
 // deadline and Z3 terms are released (see symrel.h), and it would cost a fork per test plus a
 // serialisation of witnesses and explanations (docs/performance.md, "Deadlines").
-Result check(const litmus::Test& test, const Options& given) {
+Result check(const litmus::Test& given_test, const Options& given) {
   const auto t0 = std::chrono::steady_clock::now();
   Options options = given;
-  options.readings = model::withTestReadings(given.readings, test);  // a bad name: located error
+  options.readings = model::withTestReadings(given.readings, given_test);  // a bad name: located error
+  // D42's reading decides paths (semantics/), which read it off the test: pin it there
+  std::shared_ptr<litmus::Test> pinned;
+  if (options.readings.of(model::Decision::D42) != 0 && !model::pins(given_test, "D42", options.readings.nameOf(model::Decision::D42))) {
+    pinned = std::make_shared<litmus::Test>(given_test);
+    std::erase_if(pinned->readings, [](const auto& p) { return p.decision == "D42"; });
+    pinned->readings.push_back({"D42", std::string(options.readings.nameOf(model::Decision::D42)), {}});
+  }
+  const litmus::Test& test = pinned ? *pinned : given_test;
   const Deadline deadline(options.timeoutSeconds, options.spentSeconds);
   Engine engine = options.engine;
   Result r;
@@ -248,6 +257,7 @@ Result check(const litmus::Test& test, const Options& given) {
     for (auto& rel : readingReliances(test, options, r.outcome, left)) r.outcome.reliesOn.push_back(std::move(rel));
   }
   r.outcome.seconds = elapsed() + options.spentSeconds;
+  r.pinnedTest = std::move(pinned);  // the witnesses' events point into it
   return r;
 }
 

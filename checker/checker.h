@@ -7,6 +7,7 @@
 #include <functional>
 #include <string_view>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -140,6 +141,8 @@ struct Result {
   // The weakest link's change, checked: the test checked again with it ("with P1's
   // mbarrier.arrive... .release the state is not allowed"); empty when there is no such change.
   std::string fixChecked;
+  // The test as checked where a reading was pinned on a copy of it (D42): events point into it.
+  std::shared_ptr<const litmus::Test> pinnedTest;
 };
 
 Result check(const litmus::Test& test, const Options& options);

@@ -49,6 +49,13 @@ const std::vector<DecisionInfo>& decisions() {
          "the grid boundary orders only accesses that are proxy-preserved without it: an "
          "async-proxy access after it needs a proxy fence",
          ""}}},
+      {Decision::D42, "D42",
+       {{"any-subset",
+         "activemask returns the executing lane and any subset of the warp's other lanes (divergence "
+         "is not modelled)",
+         ""},
+        {"converged", "activemask returns every lane of the warp, as if the warp were converged there",
+         "code that takes __activemask() for the whole warp"}}},
       {Decision::D44, "D44",
        {{"release",
          "the arrive-on of cp.async.mbarrier.arrive is a release at .cta scope (mbarrier.arrive's "
@@ -97,6 +104,12 @@ std::string choose(Readings& r, std::string_view spec) {
   return choose(r, spec.substr(0, eq), spec.substr(eq + 1));
 }
 
+bool pins(const litmus::Test& test, std::string_view decision, std::string_view name) {
+  for (const auto& pin : test.readings)
+    if (pin.decision == decision) return pin.name == name;
+  return false;
+}
+
 Readings withTestReadings(Readings base, const litmus::Test& test) {
   for (const auto& pin : test.readings) {
     const std::string why = choose(base, pin.decision, pin.name);
@@ -118,7 +131,7 @@ bool asyncOp(const Instr& in, std::initializer_list<AsyncOp> ops) {
 
 std::vector<Decision> touched(const litmus::Test& test) {
   bool remoteTx = false, wait = false, tensormapHalf = false, asyncWrite = false, genericRead = false;
-  bool asyncAccess = false, arriveOn = false, copy = false;
+  bool asyncAccess = false, arriveOn = false, copy = false, activemask = false;
   std::set<int> ctas;
   for (const auto& t : test.threads) {
     ctas.insert(t.cta);
@@ -140,6 +153,8 @@ std::vector<Decision> touched(const litmus::Test& test) {
       // D39: an access through the async proxy
       asyncAccess = asyncAccess || asyncOp(in, {AsyncOp::Copy, AsyncOp::TensorLoad, AsyncOp::TensorStore,
                                                 AsyncOp::WgmmaMma});
+      // D42
+      activemask = activemask || (in.op == Opcode::Warp && in.warpOp == litmus::WarpOp::Activemask);
       // D44
       arriveOn = arriveOn || asyncOp(in, {AsyncOp::CpArrive, AsyncOp::CpArriveNoinc});
     }
@@ -150,6 +165,7 @@ std::vector<Decision> touched(const litmus::Test& test) {
   if (tensormapHalf) out.push_back(Decision::D31);
   if (asyncWrite && genericRead) out.push_back(Decision::D36);
   if (!test.grids.empty() && asyncAccess) out.push_back(Decision::D39);
+  if (activemask) out.push_back(Decision::D42);
   if (arriveOn) out.push_back(Decision::D44);
   return out;
 }

@@ -18,8 +18,8 @@
 
 namespace model {
 
-enum class Decision : uint8_t { D30, D31, D36, D39, D44 };
-inline constexpr int kDecisions = 5;
+enum class Decision : uint8_t { D30, D31, D36, D39, D42, D44 };
+inline constexpr int kDecisions = 6;
 
 struct ReadingInfo {
   std::string_view name;
@@ -57,6 +57,11 @@ std::string choose(Readings& r, std::string_view spec);
 // The test's own `readings:` on top of `base` (a test pins what its expectation was written for).
 // Throws litmus::Error at the entry's location for an unknown decision or reading.
 Readings withTestReadings(Readings base, const litmus::Test& test);
+
+// Whether the test pins `decision` to the reading `name` (`readings:`). The readings that decide
+// a thread's paths rather than a relation (D42) are read off the test this way by semantics/;
+// checker::check pins the reading in force on the test it checks.
+bool pins(const litmus::Test& test, std::string_view decision, std::string_view name);
 
 // The decisions whose readings can change a verdict on this test, judged cheaply from the
 // instructions it contains (a decision the test does not touch cannot matter to it).

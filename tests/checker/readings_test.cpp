@@ -47,6 +47,8 @@ const Case kCases[] = {
      litmus::Observation::Sometimes},
     {"cp.async/mbarrier.arrive-pipeline.yaml", "D44=relaxed", litmus::Observation::Never,
      litmus::Observation::Sometimes},
+    {"warp/activemask-two-lanes.yaml", "D42=converged", litmus::Observation::Sometimes,
+     litmus::Observation::Never},
 };
 
 }  // namespace
