@@ -433,6 +433,18 @@ lit check --graph "$g2" golden/MP+rel.cta+acq.cta-diffcta.yaml
   ! ls "$g2" | grep -q 'forbidden'
 ok_if $? "--graph on an allowed outcome: a graph per state (4), no forbidden.dot" "$(ls -l "$g2" 2>&1)"
 
+# Readings (issue 31): --reading with an unknown name is bad usage with a did-you-mean; the
+# default output names the decision a verdict relies on and what the other reading gives.
+lit check --reading D36=release-order golden/CoRR.yaml
+[ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && grep -q "did you mean 'release-orders'" "$ERR"
+check $? "check --reading D36=release-order: exit 2, did you mean" "$(ran check --reading D36=release-order golden/CoRR.yaml)"
+lit check "$CAT/async/TMA-refill-after-generic-read-no-proxy-fence.yaml"
+[ "$RC" -eq 0 ] && grep -q '^Relies on D36: proxy-fence; under release-orders the outcome is Never (CUTLASS consumer_release' "$OUT"
+check $? "check names D36 and what release-orders gives" "$(ran check "$CAT/async/TMA-refill-after-generic-read-no-proxy-fence.yaml")"
+lit check --reading D36=release-orders --no-alternatives "$CAT/async/TMA-refill-after-generic-read-no-proxy-fence.release-orders.yaml"
+[ "$RC" -eq 0 ] && grep -q 'Observation .* Never' "$OUT" && ! grep -q '^Relies on D36' "$OUT"
+check $? "a test's readings: pin (release-orders): Never, nothing second-guessed" "$(ran check "$CAT/async/TMA-refill-after-generic-read-no-proxy-fence.release-orders.yaml")"
+
 # By default a graph draws what decides the outcome; --graph-full every event (issue 31). In the
 # pipeline with a .relaxed consumer arrive, the state the condition describes is drawn with the
 # arrive, the two copies into the stage and the read, and far fewer events than the execution has.
