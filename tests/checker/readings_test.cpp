@@ -10,6 +10,7 @@
 #include "checker/checker.h"
 #include "checker/readings_check.h"
 #include "litmus/outcome.h"
+#include "litmus/herd_writer.h"
 #include "litmus/parse.h"
 #include "model/readings.h"
 
@@ -134,4 +135,24 @@ readings: {D36: release-order}
     CHECK(e.loc().line == 8);
     CHECK(e.message().find("did you mean 'release-orders'") != std::string::npos);
   }
+}
+
+TEST_CASE("a test's readings survive YAML and are refused by the herd dialect") {
+  const litmus::Test t = litmus::parseFile(catalogue("async/TMA-refill-after-generic-read-no-proxy-fence.release-orders.yaml"));
+  REQUIRE(t.readings.size() == 1);
+  const litmus::Test again = litmus::parseYaml(litmus::toYaml(t), "again.yaml");
+  REQUIRE(again.readings.size() == 1);
+  CHECK(again.readings[0].decision == "D36");
+  CHECK(again.readings[0].name == "release-orders");
+  const litmus::Test plain = litmus::parseYaml(R"(name: rd
+locations: {x: 0}
+threads:
+  P0:
+    code: |
+      st.global.u32 [x], 1;
+condition: exists (x == 1)
+readings: {D36: release-orders}
+)",
+                                               "rd.yaml");
+  CHECK_THROWS_WITH_AS(litmus::toHerd(plain), doctest::Contains("readings of the model's decisions"), litmus::Error);
 }
