@@ -18,6 +18,12 @@ std::vector<litmus::Reliance> readingReliances(const litmus::Test& test, const O
     for (size_t alt = 0; alt < di.readings.size(); ++alt) {
       if (static_cast<int>(alt) == options.readings.of(d)) continue;
       const model::ReadingInfo& other = di.readings[alt];
+      // What a stronger model cannot change: a Never where every execution terminates stays so
+      // (it only removes executions); a weaker one keeps a Sometimes that may hang (it only adds).
+      const int stronger = inForce.stronger != 0 ? -inForce.stronger : other.stronger;
+      if ((stronger > 0 && base.observation() == litmus::Observation::Never && base.hang.empty()) ||
+          (stronger < 0 && base.observation() == litmus::Observation::Sometimes && !base.hang.empty()))
+        continue;
       Options o = options;
       o.readings.pick[k] = static_cast<uint8_t>(alt);
       o.readings.chosen[k] = true;

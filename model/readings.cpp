@@ -22,7 +22,7 @@ const std::vector<DecisionInfo>& decisions() {
         {"receiver-cta",
          "the complete-tx belongs to the CTA whose mbarrier it signals, so a .cta-scoped wait there "
          "synchronizes with it",
-         "CUTLASS multicast TMA consumers, which wait with the default .cta-scoped try_wait"}}},
+         "CUTLASS multicast TMA consumers, which wait with the default .cta-scoped try_wait", 1}}},
       {Decision::D31, "D31",
        {{"halves",
          "fence.proxy.tensormap::generic halves are proxy fences only: a flag hand-off between them "
@@ -31,7 +31,7 @@ const std::vector<DecisionInfo>& decisions() {
         {"memory-fences",
          "a fence.proxy.tensormap::generic.release is also a release fence and the .acquire an "
          "acquire fence at their scope, so the pair carries a relaxed flag hand-off",
-         "tensor-map updates published through a relaxed flag between the two fences"}}},
+         "tensor-map updates published through a relaxed flag between the two fences", 1}}},
       {Decision::D36, "D36",
        {{"proxy-fence",
          "a generic read needs fence.proxy.async before an async-proxy write that release/acquire "
@@ -40,7 +40,7 @@ const std::vector<DecisionInfo>& decisions() {
         {"release-orders",
          "release/acquire (the mbarrier chain, §9.7.13.15.16 item 4) orders a generic read before "
          "a later async-proxy write of the location without a proxy fence",
-         "CUTLASS consumer_release, the FlashAttention-3 TMA pipeline"}}},
+         "CUTLASS consumer_release, the FlashAttention-3 TMA pipeline", 1}}},
       {Decision::D39, "D39",
        {{"all-proxies",
          "the grid boundary orders the accesses of one location whatever their proxies",
@@ -48,21 +48,21 @@ const std::vector<DecisionInfo>& decisions() {
         {"generic-only",
          "the grid boundary orders only accesses that are proxy-preserved without it: an "
          "async-proxy access after it needs a proxy fence",
-         ""}}},
+         "", -1}}},
       {Decision::D42, "D42",
        {{"any-subset",
          "activemask returns the executing lane and any subset of the warp's other lanes (divergence "
          "is not modelled)",
          ""},
         {"converged", "activemask returns every lane of the warp, as if the warp were converged there",
-         "code that takes __activemask() for the whole warp"}}},
+         "code that takes __activemask() for the whole warp", 1}}},
       {Decision::D44, "D44",
        {{"release",
          "the arrive-on of cp.async.mbarrier.arrive is a release at .cta scope (mbarrier.arrive's "
          "default)",
          "cp.async pipelines that publish their copies through the arrive-on alone"},
         {"relaxed", "the arrive-on of cp.async.mbarrier.arrive has no memory order (the text gives it none)",
-         ""}}},
+         "", -1}}},
   };
   return kAll;
 }

@@ -25,6 +25,10 @@ struct ReadingInfo {
   std::string_view name;
   std::string_view text;        // what the model does under this reading
   std::string_view reliedOnBy;  // who relies on it (code, or the ISA's own example); may be empty
+  // Against the default reading: +1 it allows a subset of the default's executions (stronger:
+  // the relations it changes only grow, and the axioms are monotone in them, docs/model.md
+  // "Pruning and explanations"; D42: fewer paths), -1 a superset (weaker), 0 the default itself.
+  int stronger = 0;
 };
 
 struct DecisionInfo {

@@ -156,3 +156,15 @@ readings: {D36: release-orders}
                                                "rd.yaml");
   CHECK_THROWS_WITH_AS(litmus::toHerd(plain), doctest::Contains("readings of the model's decisions"), litmus::Error);
 }
+
+TEST_CASE("a stronger reading is not checked where it cannot change the verdict") {
+  // the fenced refill is Never and terminates: release-orders only removes executions
+  const litmus::Test t = litmus::parseFile(catalogue("async/TMA-refill-after-generic-read+fence.proxy.async.yaml"));
+  checker::Options o;
+  o.alternatives = false;
+  const litmus::Outcome base = checker::check(t, o).outcome;
+  REQUIRE(std::string(litmus::toString(base.observation())) == "Never");
+  REQUIRE(base.hang.empty());
+  o.timeoutSeconds = 5;
+  CHECK(checker::readingReliances(t, o, base, 0.0).empty());  // no time needed, nothing unknown
+}
