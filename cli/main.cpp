@@ -422,8 +422,7 @@ CLI::App* addCheck(CLI::App& app, Args& a) {
               "reaches it and the synchronization it lacks (docs/explain.md)")
       ->option_text("[=STATE]");
   c->add_flag("--no-alternatives", a.noAlternatives,
-              "do not check the other readings of the decisions the test touches ('Relies on D36: "
-              "...; under ... the outcome is ...')");
+              "do not check the other readings of the decisions a test touches (docs/model.md, Readings)");
   CLI::Option* graph = c->add_option("--graph", a.graphDir,
                 "DOT (and SVG, if Graphviz is installed) of a witness per allowed state and of a "
                 "candidate that shows why a forbidden outcome is forbidden: the events and edges "

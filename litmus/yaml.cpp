@@ -134,7 +134,6 @@ class YamlParser {
   int placement(const YAML::Node& n, const std::string& what) const;
   Placed placed(const YAML::Node& n) const;
 
-  void parseReadings(const YAML::Node& map);
   void parseLocations(const YAML::Node& map);
   void parseLocation(const YAML::Node& key, const YAML::Node& value);
   void parseInit(const YAML::Node& v, Location& l) const;
@@ -291,18 +290,12 @@ Test YamlParser::parse() {
     if (r != "none") fail(root["races"], "invalid races value '" + r + "' (expected none)");
     test_.raceFree = true;
   }
-  if (root["readings"]) parseReadings(root["readings"]);
+  // readings: {D36: release-orders}; the model checks the names (model/readings.h)
+  if (const YAML::Node r = root["readings"]; r && !r.IsMap()) fail(r, "readings must be a mapping from decisions to readings (e.g. {D36: release-orders})");
+  else if (r) for (auto it = r.begin(); it != r.end(); ++it)
+    test_.readings.push_back({scalar(it->first, "a decision"), scalar(it->second, "a reading"), placed(it->second).loc});
   validate(test_, deadline_);
   return std::move(test_);
-}
-
-// readings: {D36: release-orders, ...}; the names are checked by the model (model/readings.h).
-void YamlParser::parseReadings(const YAML::Node& map) {
-  if (!map.IsMap()) fail(map, "readings must be a mapping from decisions to readings (e.g. {D36: release-orders})");
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    const Placed name = placed(it->second);
-    test_.readings.push_back({scalar(it->first, "a decision"), scalar(it->second, "a reading"), name.loc});
-  }
 }
 
 void YamlParser::parseLocations(const YAML::Node& map) {
