@@ -2,7 +2,9 @@
 
 #include "base/limit_error.h"
 #include "checker/engine_common.h"
+#include "checker/explain_sync.h"
 #include "checker/explicit_engine.h"
+#include "checker/readings_check.h"
 #include "checker/smt_engine.h"
 #include "model/bitrel.h"
 #include "model/reliance.h"
@@ -15,6 +17,7 @@
 #include <iomanip>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <new>
 #include <set>
 #include <sstream>
@@ -200,8 +203,18 @@ void markReliances(litmus::Outcome& o, const litmus::Test& test, const Options& 
 // the deadline was the alternative; it is not needed once term construction looks at the
 // deadline and Z3 terms are released (see symrel.h), and it would cost a fork per test plus a
 // serialisation of witnesses and explanations (docs/performance.md, "Deadlines").
-Result check(const litmus::Test& test, const Options& options) {
+Result check(const litmus::Test& given_test, const Options& given) {
   const auto t0 = std::chrono::steady_clock::now();
+  Options options = given;
+  options.readings = model::withTestReadings(given.readings, given_test);  // a bad name: located error
+  // D42's reading decides paths (semantics/), which read it off the test: pin it there
+  std::shared_ptr<litmus::Test> pinned;
+  if (options.readings.of(model::Decision::D42) != 0 && !model::pins(given_test, "D42", options.readings.nameOf(model::Decision::D42))) {
+    pinned = std::make_shared<litmus::Test>(given_test);
+    std::erase_if(pinned->readings, [](const auto& p) { return p.decision == "D42"; });
+    pinned->readings.push_back({"D42", std::string(options.readings.nameOf(model::Decision::D42)), {}});
+  }
+  const litmus::Test& test = pinned ? *pinned : given_test;
   const Deadline deadline(options.timeoutSeconds, options.spentSeconds);
   Engine engine = options.engine;
   Result r;
@@ -224,8 +237,27 @@ Result check(const litmus::Test& test, const Options& options) {
     r = gaveUp(test, options, engine, litmus::UnknownReason::Memory, memoryLimit(options));
   if (r.outcome.status != litmus::Status::Done) dropPartialResults(r);
   else markReliances(r.outcome, test, options);
-  r.outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() +
-                      options.spentSeconds;
+  for (auto& w : r.witnesses) w.readings = options.readings;
+  // An allowed state's explanation, under the same deadline: what is printed is established
+  // first (a cut-off explanation establishes nothing, and the check is Unknown for it).
+  if (options.explain && r.outcome.status == litmus::Status::Done && !r.violation && r.explainCutOff.empty()) {
+    try {
+      explainAllowed(test, options, deadline, r);
+    } catch (const Deadline::Expired&) {
+      r.gaps.clear();
+      r.explainCutOff = deadline.describe() + " while explaining the allowed state";
+    } catch (const std::bad_alloc&) {
+      r.gaps.clear();
+      r.explainCutOff = memoryLimit(options) + " while explaining the allowed state";
+    }
+  }
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  if (options.alternatives && r.outcome.status == litmus::Status::Done) {
+    const double left = options.timeoutSeconds > 0 ? options.timeoutSeconds - options.spentSeconds - elapsed() : 0;
+    for (auto& rel : readingReliances(test, options, r.outcome, left)) r.outcome.reliesOn.push_back(std::move(rel));
+  }
+  r.outcome.seconds = elapsed() + options.spentSeconds;
+  r.pinnedTest = std::move(pinned);  // the witnesses' events point into it
   return r;
 }
 

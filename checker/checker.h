@@ -4,11 +4,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "base/deadline.h"
 #include "litmus/outcome.h"
 #include "litmus/test.h"
 #include "model/axioms.h"
@@ -33,6 +37,14 @@ struct Options {
   bool explain = false;           // for a forbidden condition, find a violating candidate
   // --explain=STATE: the state (or part of one) to explain instead of the condition's outcome.
   std::optional<litmus::StatePattern> explainState;
+  // For tests: called as a phase of an explanation starts ("gaps": what an allowed state's
+  // witness lacks); it may throw litmus::Deadline::Expired to cut the explanation off there.
+  std::function<void(std::string_view phase)> explainPhase;
+  // The readings of the model's decisions (--reading; a test's `readings:` goes on top).
+  model::Readings readings;
+  // Evaluate the other readings of the decisions a test touches and report those that change
+  // the verdict (Outcome::reliesOn).
+  bool alternatives = true;
 };
 
 // One execution, concrete: its events and the relations that were chosen.
@@ -40,6 +52,7 @@ struct Execution {
   model::EventGraph graph;
   model::BitRel rf, co, sc, bar;
   litmus::State state;
+  model::Readings readings = {};  // under which the model's relations are evaluated on it
 };
 
 // One step of an explanation: an edge of a named relation between two events.
@@ -72,6 +85,29 @@ std::string eventName(const litmus::Test&, const Execution&, int event);  // "P0
 void printSteps(std::ostream&, const litmus::Test&, const Execution&, const std::vector<Step>&,
                 const std::string& indent);
 
+// An edge that could carry the missing synchronization, and why it does not: an rf (write ->
+// read), or a barrier's arrival -> a wait that its phase completes.
+struct Bridge {
+  int from, to;
+  std::string kind;                   // "rf" or "barrier"
+  std::vector<std::string> problems;  // "P0: st.relaxed.gpu.global.u32 [y], 1 is no release pattern: ..."
+  // Where the one problem is an end of the edge that is no release (acquire) itself: that event,
+  // and the semantics that would make it one; -1 otherwise.
+  int fixEvent = -1;
+  litmus::Sem fixSem = litmus::Sem::Weak;
+};
+
+// `from` is not ordered before `to` in causality order; if it were, the edge `closing` (from `to`
+// to `from`: fr or rf; co for two writes) would break `axiom`; "race" for two writes that co
+// leaves unordered (not morally strong), which Coherence would then order.
+struct SyncGap {
+  int from, to;
+  std::string closing;
+  model::Axiom axiom;
+  std::vector<Bridge> bridges;  // edges from `from`'s side to `to`'s side
+  std::string note;             // without bridges, or where base causality holds: what is missing
+};
+
 // How the engines' answers differ under --engine both; empty when they agree.
 struct Disagreement {
   std::string test;                                  // the test's name, for the message
@@ -97,6 +133,16 @@ struct Result {
 
   // The disagreement as judge/ and the printers word it; empty when the engines agree.
   std::string mismatch() const { return disagreement.describe(outcome.observed); }
+  // --explain of an allowed state (checker/explain_sync.h, explainAllowed): the state explained
+  // (index into outcome.states; -1: none allowed is wanted) and what its witness lacks, weakest
+  // link first. Computed under the deadline, before anything is printed.
+  int explainedState = -1;
+  std::vector<SyncGap> gaps;
+  // The weakest link's change, checked: the test checked again with it ("with P1's
+  // mbarrier.arrive... .release the state is not allowed"); empty when there is no such change.
+  std::string fixChecked;
+  // The test as checked where a reading was pinned on a copy of it (D42): events point into it.
+  std::shared_ptr<const litmus::Test> pinnedTest;
 };
 
 Result check(const litmus::Test& test, const Options& options);

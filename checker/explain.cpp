@@ -141,7 +141,7 @@ std::vector<Step> bcSteps(const Evaluated& m, int from, int to) {
 }  // namespace
 
 Evaluated evaluate(const Execution& e) {
-  Evaluated m{model::staticRelations(e.graph), {e.rf, e.co, e.sc, e.bar}, {}};
+  Evaluated m{model::staticRelations(e.graph, e.readings), {e.rf, e.co, e.sc, e.bar}, {}};
   m.d = model::derive(m.s, e.rf, e.sc, e.bar);
   return m;
 }
@@ -256,6 +256,7 @@ std::vector<int> termEvents(const litmus::Test& test, const Execution& x, const 
 Violation explainViolation(const litmus::Test& test, const Options& opt, Execution x,
                            model::Axiom axiom, const Constraint<BitRel>& c) {
   std::vector<Step> steps = witness(c, termEvents(test, x, focusTerms(test, opt.explainState)));
+  x.readings = opt.readings;
   const Evaluated m = evaluate(x);
   for (Step& st : steps)
     if (st.relation == "cause" || st.relation == "bc") st.detail = causeSteps(m, st.from, st.to);

@@ -1,5 +1,6 @@
 #include "checker/explain_sync.h"
 
+#include <algorithm>
 #include <ostream>
 #include <set>
 
@@ -118,6 +119,12 @@ std::string noPattern(const Ctx& c, const Pattern& p, int e) {
          " in " + c.thread(e) + " (" + p.fix + ")";
 }
 
+// The change to the event itself, the first of a pattern's fixes ("make it .release").
+std::string selfFix(const Pattern& p) {
+  const std::string fix = p.fix;
+  return fix.substr(0, fix.find(", or"));
+}
+
 // Release side: is there a pattern that ends at `end` and starts at or after `a` (bc?)? Returns
 // the problem, or "" when there is one.
 std::string releaseSide(const Ctx& c, const Pattern& p, int a, int end) {
@@ -128,8 +135,11 @@ std::string releaseSide(const Ctx& c, const Pattern& p, int a, int end) {
     if (first < 0) first = v;
   }
   if (first < 0) return noPattern(c, p, end);
-  return std::string("the ") + p.what + " of " + c.name(end) + " starts at " + c.name(first) +
-         ", which does not come after " + c.name(a) + " (put the release after it)";
+  const std::string where = std::string("the ") + p.what + " of " + c.name(end) + " starts at " + c.name(first) +
+                            ", which does not come after " + c.name(a);
+  // the end is no release itself: strengthening it is the one change that does
+  if (!p.r.get(end, end)) return c.name(end) + " is " + semWord(c.ev(end)) + ": " + selfFix(p) + " (" + where + ")";
+  return where + " (put the release after it)";
 }
 
 // Acquire side: is there a pattern that starts at `start` and ends at or before `b`?
@@ -141,8 +151,10 @@ std::string acquireSide(const Ctx& c, const Pattern& p, int start, int b) {
     if (last < 0) last = v;
   }
   if (last < 0) return noPattern(c, p, start);
-  return std::string("the ") + p.what + " of " + c.name(start) + " ends at " + c.name(last) +
-         ", which does not come before " + c.name(b) + " (put the acquire before it)";
+  const std::string where = std::string("the ") + p.what + " of " + c.name(start) + " ends at " + c.name(last) +
+                            ", which does not come before " + c.name(b);
+  if (!p.r.get(start, start)) return c.name(start) + " is " + semWord(c.ev(start)) + ": " + selfFix(p) + " (" + where + ")";
+  return where + " (put the acquire before it)";
 }
 
 // The edge u -> v (an rf, or an arrival -> a wait its barrier phase completes) between threads,
@@ -151,8 +163,17 @@ std::string acquireSide(const Ctx& c, const Pattern& p, int start, int b) {
 Bridge diagnose(const Ctx& c, int a, int b, int u, int v, const Pattern& rel, const Pattern& acq,
                 bool linked, const char* kind) {
   Bridge br{u, v, kind, {}};
-  if (std::string p = releaseSide(c, rel, a, u); !p.empty()) br.problems.push_back(p);
-  if (std::string p = acquireSide(c, acq, v, b); !p.empty()) br.problems.push_back(p);
+  // an end that is no pattern itself can be made one: the release end at u, the acquire end at
+  // v (both are on the path from a to b already)
+  if (std::string p = releaseSide(c, rel, a, u); !p.empty()) {
+    br.problems.push_back(p);
+    if (!rel.r.get(u, u) && c.ev(u).thread >= 0) br.fixEvent = u, br.fixSem = litmus::Sem::Release;
+  }
+  if (std::string p = acquireSide(c, acq, v, b); !p.empty()) {
+    br.problems.push_back(p);
+    if (!acq.r.get(v, v)) br.fixEvent = v, br.fixSem = litmus::Sem::Acquire;
+  }
+  if (br.problems.size() != 1) br.fixEvent = -1;
   if (!linked) {
     for (auto& p : notMorallyStrong(c, u, v, std::string("the two ends of the ") + kind)) br.problems.push_back(p);
   } else if (br.problems.empty()) {
@@ -257,7 +278,8 @@ bool unordered(const Ctx& c, int a, int b) {
 }  // namespace
 
 std::vector<SyncGap> syncGaps(const litmus::Test& test, const Execution& x,
-                              const std::vector<litmus::Term>& terms) {
+                              const std::vector<litmus::Term>& terms, const litmus::Deadline* deadline) {
+  if (deadline) deadline->check();
   const Ctx c{test, x, evaluate(x)};
   const BitRel fr = inv(x.rf) * x.co;
   std::vector<SyncGap> out;
@@ -272,7 +294,8 @@ std::vector<SyncGap> syncGaps(const litmus::Test& test, const Execution& x,
   auto add = [&](int a, int b, const char* closing, model::Axiom axiom) {
     const bool sameThread = c.ev(a).thread == c.ev(b).thread;
     if (a == b || c.ev(a).thread < 0 || c.ev(b).thread < 0 || c.m.d.cause.get(a, b) || c.m.d.bc.get(b, a)) return;
-    if (sameThread && !c.m.d.bc.get(a, b)) return;
+    // (asynchronous operations of one thread are not in its program order: they count as apart)
+    if (sameThread && !c.m.d.bc.get(a, b) && !c.ev(a).isAsync() && !c.ev(b).isAsync()) return;
     if (!seen.insert({a, b}).second) return;
     SyncGap g = analyse(c, a, b, closing, axiom);
     if (unordered(c, a, b)) {
@@ -286,15 +309,112 @@ std::vector<SyncGap> syncGaps(const litmus::Test& test, const Execution& x,
   // (focus events: the condition's or the named state's)
   for (int e : focusEvents(c, terms)) {
     for (int v = 0; v < c.size(); ++v) {
+      if (deadline) deadline->check();
       if (c.ev(e).isRead() && fr.get(e, v)) add(v, e, "fr", model::Axiom::Causality);
       // a read of a write that races with another: no fr at all, the reads may see either first
       for (int w = 0; w < c.size() && c.ev(e).isRead(); ++w)
         if (x.rf.get(w, e) && w < v && unordered(c, w, v)) add(w, v, "co", model::Axiom::Coherence);
       if (c.ev(e).isRead() && x.rf.get(v, e)) add(e, v, "rf", model::Axiom::Causality);
       if (x.co.get(v, e) || unordered(c, v, e)) add(e, v, "co", model::Axiom::Coherence);
+      // a read of a write that another write (a refill) overtook in co: the write read should
+      // have come first
+      for (int w = 0; w < c.size() && c.ev(e).isRead(); ++w)
+        if (x.rf.get(w, e) && x.co.get(v, w)) add(w, v, "co", model::Axiom::Coherence);
     }
   }
+  // The weakest link first: bridges that one change would make synchronize before those that
+  // need several, and the gaps in the order of their best bridge (weakestLink reads the first).
+  auto cost = [](const Bridge& b) { return b.problems.empty() ? size_t{1000} : b.problems.size(); };
+  for (SyncGap& g : out)
+    std::stable_sort(g.bridges.begin(), g.bridges.end(),
+                     [&](const Bridge& a, const Bridge& b) { return cost(a) < cost(b); });
+  auto best = [&](const SyncGap& g) { return g.bridges.empty() ? size_t{2000} : cost(g.bridges.front()); };
+  std::stable_sort(out.begin(), out.end(), [&](const SyncGap& a, const SyncGap& b) { return best(a) < best(b); });
   return out;
+}
+
+namespace {
+
+// The terms of the parts of `c` that `state` satisfies; nullopt where a part decides nothing
+// smaller (a negation, or a comparison of two terms the state does not both show).
+void satisfiedParts(const litmus::Cond& c, const litmus::Test& test, const litmus::State& state,
+                    std::vector<litmus::Term>& out) {
+  using K = litmus::Cond::Kind;
+  if (c.kind == K::Or) {
+    for (const auto& kid : c.kids)
+      if (litmus::evalCondition(kid, test.observed, state)) return satisfiedParts(kid, test, state, out);
+  }
+  if (c.kind == K::And) {
+    for (const auto& kid : c.kids) satisfiedParts(kid, test, state, out);
+    return;
+  }
+  for (const auto& t : litmus::conditionTerms(c)) out.push_back(t);
+}
+
+}  // namespace
+
+std::vector<litmus::Term> satisfiedTerms(const litmus::Test& test, const litmus::State& state) {
+  // for forall, or a state the body does not hold in, every term of the condition counts
+  if (test.quantifier == litmus::Quantifier::Forall || !litmus::evalCondition(test.condition, test.observed, state))
+    return litmus::conditionTerms(test.condition);
+  std::vector<litmus::Term> out;
+  satisfiedParts(test.condition, test, state, out);
+  return out.empty() ? litmus::conditionTerms(test.condition) : out;
+}
+
+// The weakest link's change (Bridge::fixEvent), checked: the test again with that instruction
+// made .release or .acquire; is the explained state still allowed? (Result::fixChecked)
+void checkFix(const litmus::Test& test, const Options& options, const litmus::Deadline& deadline, Result& r) {
+  if (r.gaps.empty() || r.gaps.front().bridges.empty() || r.gaps.front().bridges.front().fixEvent < 0) return;
+  const Bridge& b = r.gaps.front().bridges.front();
+  const Execution& x = r.witnesses[r.explainedState];
+  const model::Event& e = x.graph.events[b.fixEvent];
+  litmus::Test fixed = test;
+  litmus::Instr& in = fixed.threads[e.thread].code[e.instr];
+  in.sem = b.fixSem;
+  if (in.scope == Scope::None) in.scope = Scope::Gpu;
+  Options o = options;
+  o.explain = o.witnesses = o.alternatives = false;
+  o.explainState.reset();
+  o.explainPhase = nullptr;
+  o.spentSeconds = 0;
+  o.timeoutSeconds = deadline.set() ? deadline.secondsLeft() : 0;
+  const litmus::Outcome out = check(fixed, o).outcome;
+  const std::string what = "with " + test.threads[e.thread].name + ": " + test.threads[e.thread].code[e.instr].text +
+                           " made ." + litmus::toString(b.fixSem);
+  const litmus::State& st = r.outcome.states[r.explainedState];
+  if (out.status != litmus::Status::Done)
+    r.fixChecked = what + ", the check did not finish (" + out.statusDetail + "): the change is not checked";
+  else if (std::find(out.states.begin(), out.states.end(), st) == out.states.end())
+    r.fixChecked = what + ", this state is not allowed (checked)";
+  else
+    r.fixChecked = what + ", this state is still allowed (checked): other links are missing too";
+}
+
+void explainAllowed(const litmus::Test& test, const Options& options, const litmus::Deadline& deadline,
+                    Result& r) {
+  if (options.explainPhase) options.explainPhase("gaps");
+  const auto& states = r.outcome.states;
+  auto wanted = [&](const litmus::State& s) {
+    if (options.explainState) return litmus::matches(*options.explainState, s);
+    const bool body = litmus::evalCondition(test.condition, test.observed, s);
+    return test.quantifier == litmus::Quantifier::Forall ? !body : body;
+  };
+  for (size_t i = 0; i < states.size() && r.explainedState < 0; ++i)
+    if (wanted(states[i])) r.explainedState = static_cast<int>(i);
+  if (r.explainedState < 0 || static_cast<size_t>(r.explainedState) >= r.witnesses.size()) return;
+  const Execution& x = r.witnesses[r.explainedState];
+  const std::vector<litmus::Term> terms =
+      options.explainState ? focusTerms(test, options.explainState) : satisfiedTerms(test, x.state);
+  r.gaps = syncGaps(test, x, terms, &deadline);
+  checkFix(test, options, deadline, r);
+}
+
+std::string weakestLink(const std::vector<SyncGap>& gaps) {
+  for (const SyncGap& g : gaps)
+    for (const Bridge& b : g.bridges)
+      if (!b.problems.empty()) return b.problems.front();
+  return gaps.empty() ? std::string() : gaps.front().note;
 }
 
 void printWitness(std::ostream& os, const litmus::Test& test, const Execution& x) {

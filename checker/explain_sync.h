@@ -17,28 +17,28 @@
 
 namespace checker {
 
-// An edge that could carry the missing synchronization, and why it does not: an rf (write ->
-// read), or a barrier's arrival -> a wait that its phase completes.
-struct Bridge {
-  int from, to;
-  std::string kind;                   // "rf" or "barrier"
-  std::vector<std::string> problems;  // "P0: st.relaxed.gpu.global.u32 [y], 1 is no release pattern: ..."
-};
-
-// `from` is not ordered before `to` in causality order; if it were, the edge `closing` (from `to`
-// to `from`: fr or rf; co for two writes) would break `axiom`; "race" for two writes that co
-// leaves unordered (not morally strong), which Coherence would then order.
-struct SyncGap {
-  int from, to;
-  std::string closing;
-  model::Axiom axiom;
-  std::vector<Bridge> bridges;  // edges from `from`'s side to `to`'s side
-  std::string note;             // without bridges, or where base causality holds: what is missing
-};
-
 // The gaps around the events behind `terms` (the condition's, or those --explain=STATE names).
+// The deadline, if given, is looked at per event examined (Deadline::Expired).
 std::vector<SyncGap> syncGaps(const litmus::Test& test, const Execution& x,
-                              const std::vector<litmus::Term>& terms);
+                              const std::vector<litmus::Term>& terms, const litmus::Deadline* deadline = nullptr);
+
+// The condition's terms that make `state` satisfy it: those of the disjuncts it satisfies (of
+// `P1:r0 != 1 \/ P1:r2 != 3` in a state with r0 = 1 and r2 = 1, only P1:r2), so that the
+// explanation is about what the condition describes in that state. All the condition's terms
+// where no smaller set decides (negations, forall).
+std::vector<litmus::Term> satisfiedTerms(const litmus::Test& test, const litmus::State& state);
+
+// --explain of an allowed state, under the check's deadline (called by checker::check): picks the
+// state to explain (the one --explain=STATE names, or the first that the condition describes),
+// and when its witness is kept, finds what it lacks (Result::explainedState, Result::gaps). The
+// phase hook Options::explainPhase is called with "gaps" first.
+void explainAllowed(const litmus::Test& test, const Options& options, const litmus::Deadline& deadline,
+                    Result& result);
+
+// The weakest link of the gaps: the first problem of the bridge that the fewest changes would
+// make synchronize (one problem: one change), among all gaps; the first note when no gap has a
+// bridge. "" when there are no gaps. syncGaps orders the gaps and bridges so that it comes first.
+std::string weakestLink(const std::vector<SyncGap>& gaps);
 
 // The witness's rf and co edges (co between a location's writes in order, initial writes left
 // out), one per line.

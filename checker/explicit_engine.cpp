@@ -158,7 +158,7 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
       const bool feasible = !c.bars.empty() && std::none_of(c.rfChoices.begin(), c.rfChoices.end(),
                                                             [](const auto& v) { return v.empty(); });
       if (feasible) {
-        c.s = model::staticRelations(c.g);
+        c.s = model::staticRelations(c.g, opt_.readings);
         if (!f(c) && !doneWithCandidate_) return false;
         doneWithCandidate_ = false;
       }

@@ -1,5 +1,7 @@
 #include "checker/graph.h"
 #include "checker/engine_common.h"
+#include "checker/explain.h"
+#include "checker/explain_sync.h"
 #include "semantics/mbarrier.h"
 
 #include <unistd.h>
@@ -7,6 +9,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -98,14 +101,52 @@ std::vector<bool> readsFromInit(const Execution& x) {
 
 }  // namespace
 
+std::vector<int> decisiveEvents(const Violation& v) {
+  std::set<int> out;
+  const std::function<void(const std::vector<Step>&)> add = [&](const std::vector<Step>& steps) {
+    for (const Step& s : steps) {
+      out.insert(s.from);
+      out.insert(s.to);
+      add(s.detail);
+    }
+  };
+  add(v.steps);
+  return {out.begin(), out.end()};
+}
+
+std::vector<int> decisiveEvents(const litmus::Test& test, const Result& r, size_t w) {
+  const Execution& x = r.witnesses.at(w);
+  std::set<int> out;
+  for (int e : termEvents(test, x, satisfiedTerms(test, x.state))) {
+    out.insert(e);
+    for (auto [src, dst] : x.rf.edges())
+      if (dst == e) out.insert(src);
+  }
+  if (static_cast<int>(w) == r.explainedState)
+    for (const SyncGap& g : r.gaps) {
+      out.insert(g.from);
+      out.insert(g.to);
+      for (const Bridge& b : g.bridges) {
+        out.insert(b.from);
+        out.insert(b.to);
+      }
+    }
+  return {out.begin(), out.end()};
+}
+
 std::string executionDot(const litmus::Test& test, const Execution& x, const std::string& title,
-                         const Violation* v) {
+                         const Violation* v, const std::vector<int>* decisive) {
   const auto& ev = x.graph.events;
   const int n = static_cast<int>(ev.size());
   std::map<std::pair<int, int>, std::string> hot;  // steps of the violation, by edge
   if (v)
     for (const auto& st : v->steps) hot[{st.from, st.to}] = st.relation;
-  const std::vector<bool> shown = shownEvents(x, hot), initRead = readsFromInit(x);
+  std::vector<bool> shown = shownEvents(x, hot);
+  const std::vector<bool> initRead = readsFromInit(x);
+  if (decisive) {
+    shown.assign(ev.size(), false);
+    for (int e : *decisive) shown[e] = true;
+  }
   std::ostringstream os;
   os << "digraph execution {\n  rankdir=TB; node [shape=box, fontname=\"monospace\", fontsize=10];\n"
      << "  labelloc=t; label=\"" << dotEscape(title) << "\";\n";
@@ -119,7 +160,7 @@ std::string executionDot(const litmus::Test& test, const Execution& x, const std
     os << "  subgraph cluster_" << t << " { label=\"" << dotEscape(th.name) << " (cta " << th.cta
        << ", cluster " << th.cluster << ", gpu " << th.gpu << ")\";\n";
     for (int i = 0; i < n; ++i)
-      if (ev[i].thread == static_cast<int>(t))
+      if (ev[i].thread == static_cast<int>(t) && shown[i])
         os << "    e" << i << " [label=\"" << eventLabel(test, x, i, initRead[i]) << "\"];\n";
     os << "  }\n";
   }
@@ -142,7 +183,8 @@ std::string executionDot(const litmus::Test& test, const Execution& x, const std
   model::BitRel po(n);
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b)
-      if (ev[a].thread >= 0 && ev[a].thread == ev[b].thread && ev[a].po < ev[b].po) po.set(a, b);
+      if (ev[a].thread >= 0 && ev[a].thread == ev[b].thread && ev[a].po < ev[b].po && shown[a] && shown[b])
+        po.set(a, b);
   for (auto [a, b] : immediate(po)) edge(a, b, "po", "#000000");
   for (auto [a, b] : x.rf.edges()) edge(a, b, "rf", "#d62728");
   for (auto [a, b] : immediate(x.co)) edge(a, b, "co", "#1f77b4");
@@ -213,24 +255,30 @@ std::optional<std::string> renderDot(const std::string& dot, const std::string& 
   return result;
 }
 
-int writeGraphs(const std::string& dir, const litmus::Test& test, const Result& r) {
+int writeGraphs(const std::string& dir, const litmus::Test& test, const Result& r, bool full,
+                const litmus::Deadline* deadline) {
+  if (deadline) deadline->check();
   fs::create_directories(dir);
   std::vector<fs::path> written;
   for (size_t i = 0; i < r.witnesses.size(); ++i) {
+    if (deadline) deadline->check();
     const auto& w = r.witnesses[i];
     const std::string state = litmus::formatState(test.observed, w.state);
     const fs::path p = fs::path(dir) / (test.name + ".allowed." + stateFileName(state, i + 1) + ".dot");
-    writeFile(p, executionDot(test, w, test.name + ": allowed, " + state));
+    const std::vector<int> decisive = full ? std::vector<int>{} : decisiveEvents(test, r, i);
+    writeFile(p, executionDot(test, w, test.name + ": allowed, " + state, nullptr, full ? nullptr : &decisive));
     written.push_back(p);
   }
   if (r.violation) {
+    if (deadline) deadline->check();
     const auto& v = *r.violation;
     const std::string state = litmus::formatState(test.observed, v.execution.state);
     const fs::path p = fs::path(dir) / (test.name + ".forbidden." + stateFileName(state, 1) + ".dot");
     const std::string title = test.name + ": forbidden, " + state + "\nviolates " +
                               std::string(model::axiomName(v.axiom)) + " (" +
                               std::string(model::axiomSection(v.axiom)) + ")";
-    writeFile(p, executionDot(test, v.execution, title, &v));
+    const std::vector<int> decisive = full ? std::vector<int>{} : decisiveEvents(v);
+    writeFile(p, executionDot(test, v.execution, title, &v, full ? nullptr : &decisive));
     written.push_back(p);
   }
   int files = static_cast<int>(written.size());

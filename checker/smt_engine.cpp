@@ -46,6 +46,7 @@ model::Static<SymRel> lift(z3::context* c, const Deadline* d, const model::Stati
   o.chain = s.chain;
   o.grid = k(s.grid);
   o.grids = s.grids;
+  o.gridAllProxies = s.gridAllProxies;
   o.FRelU = k(s.FRelU);
   o.FAcqU = k(s.FAcqU);
   for (const auto& key : s.restrictKeys) o.restrictKeys.push_back({k(key.from), k(key.rel), k(key.acq)});
@@ -342,7 +343,7 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
   }
   const int n = static_cast<int>(g.events.size());
   if (n > model::kMaxEvents) throw litmus::LimitError({test_.file, 1, 1}, "test has more than " + std::to_string(model::kMaxEvents) + " events: too large for the SMT engine");
-  const model::Static<SymRel> s = lift(&c, &deadline_, model::staticRelations(g));
+  const model::Static<SymRel> s = lift(&c, &deadline_, model::staticRelations(g, opt_.readings));
   const auto& ev = g.events;
   std::vector<model::Stuck> stuck;
   bool hangs = false;

@@ -4,6 +4,7 @@
 
 #include "checker/explain.h"
 #include "checker/explain_sync.h"
+#include "checker/graph.h"
 
 namespace cli {
 
@@ -11,18 +12,22 @@ using nlohmann::ordered_json;
 
 namespace {
 
-constexpr const char* kNoCandidate =
-    "no candidate execution reaches the outcome: the values it needs are never written "
-    "(§8.10.4 No-Thin-Air rules out values from nowhere)";
-
 // A forbidden state without a violating candidate: the explicit engine looked at every
-// candidate and none reaches it; the symbolic engine looks for none.
+// candidate and none ends in it (that is all the search establishes: not why); the symbolic
+// engine looks for none.
 std::string noViolation(const checker::Result& r) {
   if (!r.explainCutOff.empty())
     return "Unknown: the search for a candidate execution that reaches the outcome was cut off (" +
            r.explainCutOff + "); no reason is established";
   if (r.outcome.engine == "smt") return "the smt engine gives no explanation (use --engine explicit)";
-  return kNoCandidate;
+  return std::string("no candidate execution ends in this state: every candidate execution") +
+         (r.bounded ? " within the loop bound (--unroll)" : "") + " was examined";
+}
+
+// An allowed state's explanation cut off by the deadline or a memory limit.
+std::string allowedCutOff(const checker::Result& r) {
+  return "Unknown: the explanation of the allowed state was cut off (" + r.explainCutOff +
+         "); no reason is established";
 }
 
 bool wanted(const litmus::Test& t, const ExplainTarget& target, const litmus::State& s) {
@@ -31,9 +36,11 @@ bool wanted(const litmus::Test& t, const ExplainTarget& target, const litmus::St
   return t.quantifier == litmus::Quantifier::Forall ? !body : body;
 }
 
-// The first allowed state to explain, as an index into outcome.states; -1 when none.
+// The allowed state explained, as an index into outcome.states (the checker chose it:
+// checker/explain_sync.h, explainAllowed); -1 when none.
 int allowedTarget(const litmus::Test& t, const checker::Result& r, const ExplainTarget& target) {
   if (r.outcome.status != litmus::Status::Done) return -1;
+  if (r.explainedState >= 0) return r.explainedState;
   for (size_t i = 0; i < r.outcome.states.size(); ++i)
     if (wanted(t, target, r.outcome.states[i])) return static_cast<int>(i);
   return -1;
@@ -78,9 +85,9 @@ ordered_json edgesJson(const litmus::Test& t, const checker::Execution& x, const
 }
 
 ordered_json allowedJson(const litmus::Test& t, const checker::Execution& x, const std::string& state,
-                         const ExplainTarget& target) {
+                         const std::vector<checker::SyncGap>& found, const std::string& fixChecked) {
   ordered_json gaps = ordered_json::array();
-  for (const checker::SyncGap& g : checker::syncGaps(t, x, checker::focusTerms(t, target))) {
+  for (const checker::SyncGap& g : found) {
     ordered_json bridges = ordered_json::array();
     for (const checker::Bridge& b : g.bridges)
       bridges.push_back({{"kind", b.kind}, {"from", eventJson(t, x, b.from)}, {"to", eventJson(t, x, b.to)},
@@ -90,7 +97,10 @@ ordered_json allowedJson(const litmus::Test& t, const checker::Execution& x, con
                     {"note", g.note.empty() ? ordered_json(nullptr) : ordered_json(g.note)},
                     {"through", std::move(bridges)}});
   }
+  const std::string weakest = checker::weakestLink(found);
   return {{"allowed", state},
+          {"weakestLink", weakest.empty() ? ordered_json(nullptr) : ordered_json(weakest)},
+          {"fixChecked", fixChecked.empty() ? ordered_json(nullptr) : ordered_json(fixChecked)},
           {"witness", {{"rf", edgesJson(t, x, x.rf, false)}, {"co", edgesJson(t, x, x.co, true)}}},
           {"missing", std::move(gaps)}};
 }
@@ -110,7 +120,8 @@ ordered_json explanationJson(const litmus::Test& t, const checker::Result& r, co
   const int i = allowedTarget(t, r, target);
   if (i < 0) return {{"forbidden", target ? ordered_json(stateText(t, r, target, i)) : ordered_json(nullptr)},
                      {"reason", noViolation(r)}};
-  if (const checker::Execution* x = witnessOf(r, i)) return allowedJson(t, *x, stateText(t, r, target, i), target);
+  if (!r.explainCutOff.empty()) return {{"allowed", stateText(t, r, target, i)}, {"reason", allowedCutOff(r)}};
+  if (const checker::Execution* x = witnessOf(r, i)) return allowedJson(t, *x, stateText(t, r, target, i), r.gaps, r.fixChecked);
   return {{"allowed", stateText(t, r, target, i)}, {"witness", nullptr}, {"missing", nullptr}};
 }
 
@@ -129,6 +140,10 @@ void printExplanation(std::ostream& os, const litmus::Test& t, const checker::Re
     os << (target ? " " : ": ") << noViolation(r) << "\n\n";
     return;
   }
+  if (!r.explainCutOff.empty()) {
+    os << "Allowed " << stateText(t, r, target, i) << " " << allowedCutOff(r) << "\n\n";
+    return;
+  }
   const checker::Execution* x = witnessOf(r, i);
   if (!x) {
     os << "Allowed " << stateText(t, r, target, i) << " (the " << r.outcome.engine
@@ -136,9 +151,24 @@ void printExplanation(std::ostream& os, const litmus::Test& t, const checker::Re
     return;
   }
   os << "Allowed " << stateText(t, r, target, i) << " reached by this execution:\n";
+  // the weakest link first: the one change that would make a missing synchronization hold
+  if (const std::string weakest = checker::weakestLink(r.gaps); !weakest.empty())
+    os << "Weakest link: " << weakest << "\n" << (r.fixChecked.empty() ? "" : "  " + r.fixChecked + "\n");
   checker::printWitness(os, t, *x);
-  checker::printGaps(os, t, *x, checker::syncGaps(t, *x, checker::focusTerms(t, target)));
+  checker::printGaps(os, t, *x, r.gaps);
   os << "\n";
+}
+
+bool writeGraphs(const std::string& dir, bool full, double timeout, const litmus::Test& t,
+                 const checker::Result& r, std::ostream& err) {
+  const litmus::Deadline deadline(timeout, r.outcome.seconds);
+  try {
+    checker::writeGraphs(dir, t, r, full, &deadline);
+    return true;
+  } catch (const litmus::Deadline::Expired&) {
+    err << t.file << ": Unknown: the graphs were cut off (" << deadline.describe() << ")\n";
+    return false;
+  }
 }
 
 }  // namespace cli

@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 
 #include "checker/checker.h"
 #include "litmus/outcome.h"
@@ -19,5 +20,10 @@ using ExplainTarget = std::optional<litmus::StatePattern>;
 // candidate reaches the state. Allowed: the witness execution and the synchronization it lacks.
 nlohmann::ordered_json explanationJson(const litmus::Test&, const checker::Result&, const ExplainTarget&);
 void printExplanation(std::ostream&, const litmus::Test&, const checker::Result&, const ExplainTarget&);
+
+// --graph DIR (--graph-full: `full`): the explanation's last phase, under what is left of the
+// test's --timeout; false, after saying so on `err`, when the deadline cut it off.
+bool writeGraphs(const std::string& dir, bool full, double timeout, const litmus::Test&,
+                 const checker::Result&, std::ostream& err);
 
 }  // namespace cli

@@ -57,9 +57,12 @@ struct Args {
   bool keepGoing = false;  // check --keep-going: report bad files, check the good ones
   std::string convertTo;   // convert --to yaml|herd; empty: the other format of the file
   bool failOnRelies = false;  // suite --fail-on-relies
+  std::vector<std::string> readings;  // --reading D36=NAME, repeatable (model/readings.h)
+  bool noAlternatives = false;        // check --no-alternatives
   // --explain: "true" (the flag alone) for the condition's outcome; --explain=STATE: that state.
   std::string explain;
   std::string graphDir, expected, liveness, junit, helpTopic;
+  bool graphFull = false;  // check --graph-full: every event, not only the decisive ones
   int jobs = 0;        // -j: 0 is the default, the cores available (suite/parallel.h)
   std::string shard;   // --shard K/N (suite/shard.h); empty: every test
 
@@ -73,6 +76,7 @@ struct Args {
     o.engine = *checker::parseEngine(engine);  // the option's validator accepted it
     o.unroll = unroll;
     o.timeoutSeconds = timeout;
+    for (const auto& r : readings) model::choose(o.readings, r);  // the option's validator accepted it
     return o;
   }
 };
@@ -148,12 +152,12 @@ int report(const litmus::Test& t, const checker::Result& r, const Args& a, const
     if (explain) cli::printExplanation(os, t, r, target);
   }
   out << os.str();
-  if (!a.graphDir.empty()) checker::writeGraphs(a.graphDir, t, r);
+  const bool graphsCutOff = !a.graphDir.empty() && !cli::writeGraphs(a.graphDir, a.graphFull, a.timeout, t, r, err);
   // An Unknown says why in its herd block (or JSON); a failure names each failed expectation.
   if (j.decision == judge::Decision::Fail)
     for (const std::string& f : j.reasons) err << t.file << ": " << f << "\n";
   // An explanation cut off by the deadline leaves the answer asked for unknown.
-  return r.explainCutOff.empty() ? j.exitCode() : cli::worse(j.exitCode(), cli::kUnknown);
+  return r.explainCutOff.empty() && !graphsCutOff ? j.exitCode() : cli::worse(j.exitCode(), cli::kUnknown);
 }
 
 int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::ostream& out,
@@ -247,6 +251,7 @@ int cmdCheck(const Args& a) {
   opt.witnesses = !a.graphDir.empty() || !a.explain.empty();
   opt.explain = !a.explain.empty() || opt.witnesses;
   opt.maxMemoryBytes = maxMemory;
+  opt.alternatives = !a.noAlternatives;
   // Each test's output is buffered and printed in the order of the files, so that -j N prints
   // what -j 1 prints (docs/scale.md).
   int status = cli::kOk;
@@ -304,6 +309,7 @@ int cmdSuite(const Args& a) {
   if (!a.junit.empty()) requireWritable(a.junit);
   suite::SuiteOptions so;
   so.check = a.options();
+  so.check.alternatives = false;  // a suite judges expectations: the readings' cost stays out
   so.check.maxMemoryBytes = applyMaxMemory(a);
   so.expectedTsv = a.expected;
   so.livenessTsv = a.liveness;
@@ -348,6 +354,14 @@ void addModelOptions(CLI::App* cmd, Args& a) {
       ->type_name("E")
       ->check([](const std::string& v) {
         return checker::parseEngine(v) ? std::string() : "unknown engine '" + v + "'";
+      });
+  cmd->add_option("--reading", a.readings,
+                  "the reading of a model decision, e.g. D36=release-orders (repeatable; "
+                  "docs/model.md, \"Readings\")")
+      ->type_name("D=NAME")
+      ->check([](const std::string& v) {
+        model::Readings scratch;
+        return model::choose(scratch, v);
       });
   cmd->add_option("--unroll", a.unroll, "backward jumps allowed per branch (default 2)")
       ->type_name("N")
@@ -407,10 +421,14 @@ CLI::App* addCheck(CLI::App& app, Args& a) {
               "broken into release pattern, rf and acquire pattern; if allowed, an execution that "
               "reaches it and the synchronization it lacks (docs/explain.md)")
       ->option_text("[=STATE]");
-  c->add_option("--graph", a.graphDir,
+  c->add_flag("--no-alternatives", a.noAlternatives,
+              "do not check the other readings of the decisions a test touches (docs/model.md, Readings)");
+  CLI::Option* graph = c->add_option("--graph", a.graphDir,
                 "DOT (and SVG, if Graphviz is installed) of a witness per allowed state and of a "
-                "candidate that shows why a forbidden outcome is forbidden")
+                "candidate that shows why a forbidden outcome is forbidden: the events and edges "
+                "that decide the outcome")
       ->type_name("DIR");
+  c->add_flag("--graph-full", a.graphFull, "with --graph: every event of the execution")->needs(graph);
   c->footer(std::string("A test that may hang fails (exit 1) unless it declares 'liveness: may-hang'; "
                         "a verdict that contradicts its 'expect' fails too.\n") + kExitCodes);
   return c;

@@ -26,6 +26,7 @@ bool sameTermList(const std::vector<Term>& a, const std::vector<Term>& b) {
 
 void refuseLayout(const Test& t) {
   if (!t.grids.empty()) refuse(t.grids.front().loc, "several grids ('grids:')");
+  if (!t.readings.empty()) refuse(t.readings.front().loc, "readings of the model's decisions ('readings:')");
   for (const Location& l : t.locations) {
     const std::string name = "location " + l.name;
     if (l.ownerCta >= 0) refuse(l.loc, name + " has a shared-memory layout ('cta:')");

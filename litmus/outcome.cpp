@@ -159,7 +159,15 @@ nlohmann::ordered_json toJson(const Outcome& o) {
   if (o.loopBound >= 0) j["unrollBoundHit"] = o.loopBound;
   if (!o.reliesOn.empty()) {
     ordered_json relies = ordered_json::array();
-    for (const Reliance& r : o.reliesOn) relies.push_back({{"decision", r.decision}, {"text", r.text}});
+    for (const Reliance& r : o.reliesOn) {
+      ordered_json one = {{"decision", r.decision}, {"text", r.text}};
+      if (!r.reading.empty()) {
+        one["reading"] = r.reading;
+        one["alternative"] = r.alternative;
+        one["alternativeObservation"] = r.alternativeObservation;
+      }
+      relies.push_back(std::move(one));
+    }
     j["reliesOn"] = std::move(relies);
   }
   // milliseconds, as the herd block prints them

@@ -46,10 +46,14 @@ struct Race {
   std::string why;            // why they are not morally strong
 };
 
-// A decision of the model that is stronger than the PTX ISA text and that a verdict may rest on
-// (model/reliance.h): {"D29", "restricted fence treated as unrestricted"}.
+// A decision of the model that a verdict may rest on: one stronger than the PTX ISA text
+// (model/reliance.h): {"D29", "restricted fence treated as unrestricted"}; or a reading of the
+// text (model/readings.h) under whose alternative the verdict changes: {"D36", "proxy-fence;
+// under release-orders the outcome is Never (...)", "proxy-fence", "release-orders", "Never"}.
 struct Reliance {
   std::string decision, text;
+  std::string reading, alternative;  // readings only: the one in force, the other
+  std::string alternativeObservation;  // Never, Sometimes, Always, or Unknown
 };
 
 struct Outcome {
@@ -73,7 +77,8 @@ struct Outcome {
   int loopBound = -1;               // >= 0: some paths took more backward jumps and were dropped
   std::string engine;               // "explicit" / "smt"
   // Stronger-than-text decisions the verdict may rest on: set for a Never or Always observation
-  // (a Sometimes holds under the text's weaker reading too).
+  // (a Sometimes holds under the text's weaker reading too); then the readings under whose
+  // alternatives the verdict changes, whatever the observation.
   std::vector<Reliance> reliesOn;
 
   // Ends the outcome Unknown, for `why`, with `detail` as the text people read.

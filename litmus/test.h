@@ -312,6 +312,13 @@ struct Test {
   bool dat3mBarriers = false;
   // Grids beyond grid 0 and their launches (empty: one grid); validation checks the chain.
   std::vector<GridLaunch> grids;
+  // The readings of model decisions the test's expectation was written for (YAML `readings:
+  // {D36: release-orders}`); the checker resolves the names (model/readings.h).
+  struct ReadingPin {
+    std::string decision, name;
+    SourceLoc loc;
+  };
+  std::vector<ReadingPin> readings;
 };
 
 // ---- helpers shared by front ends, printers and the model -----------------------------------

@@ -235,7 +235,7 @@ Test YamlParser::parse() {
   static const std::set<std::string> kKeys = {"name",   "description", "locations", "threads",
                                               "condition", "observe",  "expect",   "reason",
                                               "barriers",  "liveness", "grids",    "family",
-                                              "races"};
+                                              "races",     "readings"};
   std::set<std::string> seen;
   for (auto it = root.begin(); it != root.end(); ++it) {
     std::string key = scalar(it->first, "a key");
@@ -290,6 +290,10 @@ Test YamlParser::parse() {
     if (r != "none") fail(root["races"], "invalid races value '" + r + "' (expected none)");
     test_.raceFree = true;
   }
+  // readings: {D36: release-orders}; the model checks the names (model/readings.h)
+  if (const YAML::Node r = root["readings"]; r && !r.IsMap()) fail(r, "readings must be a mapping from decisions to readings (e.g. {D36: release-orders})");
+  else if (r) for (auto it = r.begin(); it != r.end(); ++it)
+    test_.readings.push_back({scalar(it->first, "a decision"), scalar(it->second, "a reading"), placed(it->second).loc});
   validate(test_, deadline_);
   return std::move(test_);
 }

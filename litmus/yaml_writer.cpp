@@ -131,6 +131,11 @@ std::string toYaml(const Test& test) {
   if (!test.reason.empty()) out << YAML::Key << "reason" << YAML::Value << test.reason;
   if (!test.liveness.empty()) out << YAML::Key << "liveness" << YAML::Value << test.liveness;
   if (test.raceFree) out << YAML::Key << "races" << YAML::Value << "none";
+  if (!test.readings.empty()) {
+    out << YAML::Key << "readings" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    for (const auto& r : test.readings) out << YAML::Key << r.decision << YAML::Value << r.name;
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
   if (!out.good()) throw std::logic_error("toYaml: " + out.GetLastError());
   return std::string(out.c_str()) + "\n";

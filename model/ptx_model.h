@@ -51,6 +51,7 @@ struct Static {
   // waits for -> that launch or wait (D37-D39).
   Rel grid;
   bool grids = false;             // some launch or grid wait orders something (grid is not empty)
+  bool gridAllProxies = true;     // the boundary is proxy-preserved (D39's default reading)
   // Restricted fences (§9.7.13.4, D29): fence.mbarrier_init orders only the thread's prior
   // mbarrier.init, .sync_restrict::shared::cta only operations on objects in the fence CTA's
   // shared memory, .sync_restrict::shared::cluster only those in its cluster's. FRelU/FAcqU are
@@ -220,7 +221,7 @@ Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw) {
   }
   // A grid's memory operations are performed and visible when it completes (§9.7.13.13), to
   // every proxy: base causality through a grid boundary is proxy-preserved (D39).
-  if (s.grids) ppbc = ppbc | (((s.grid | bc * s.grid) * bc) & s.loc);
+  if (s.grids && s.gridAllProxies) ppbc = ppbc | (((s.grid | bc * s.grid) * bc) & s.loc);
   return {bc, ppbc};
 }
 

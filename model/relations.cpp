@@ -124,10 +124,38 @@ bool turns(const Event& f, const View& u, const View& v) {
   }
 }
 
-bool ppStaticPair(const Event& x, const Event& y) {
+// D36's reading `release-orders`: base causality from a generic read to an async-proxy write of
+// the location is proxy-preserved without a proxy fence.
+bool ppStaticPair(const Event& x, const Event& y, bool readBeforeAsyncWrite) {
   if (!x.isMem() || !y.isMem() || x.va != y.va) return false;
   if (x.proxy == Proxy::Generic && y.proxy == Proxy::Generic) return true;
+  if (readBeforeAsyncWrite && x.isRead() && x.proxy == Proxy::Generic && y.kind == EventKind::Write &&
+      y.proxy == Proxy::Async)
+    return true;
   return x.proxy == y.proxy && x.cta == y.cta;
+}
+
+// The events as the readings of D30, D31 and D44 make the release, acquire and scope relations
+// see them (the other relations see the events as they are).
+std::vector<Event> asRead(const std::vector<Event>& ev, const Readings& r) {
+  std::vector<Event> out = ev;
+  const bool receiverCta = r.is(Decision::D30, "receiver-cta");
+  const bool memoryFences = r.is(Decision::D31, "memory-fences");
+  const bool relaxedArriveOn = r.is(Decision::D44, "relaxed");
+  for (Event& e : out) {
+    // D30: a complete-tx is in the CTA whose mbarrier it signals
+    if (receiverCta && e.mbarrier && e.isAsync() && e.ownerCta >= 0) e.cta = e.ownerCta;
+    // D31: the tensormap proxy fence halves are also memory fences
+    if (memoryFences && e.kind == EventKind::ProxyFence &&
+        (e.proxyFence == FenceProxyKind::TensormapRelease || e.proxyFence == FenceProxyKind::TensormapAcquire)) {
+      e.kind = EventKind::Fence;
+      e.sem = e.proxyFence == FenceProxyKind::TensormapRelease ? Sem::Release : Sem::Acquire;
+      if (e.scope == Scope::None) e.scope = Scope::Gpu;
+    }
+    // D44: the arrive-on has no memory order
+    if (relaxedArriveOn && e.arriveOnCopies && e.sem == Sem::Release) e.sem = Sem::Relaxed;
+  }
+  return out;
 }
 
 BitRel::Row setOf(const std::vector<Event>& ev, auto pred) {
@@ -250,8 +278,14 @@ void addRestrictions(const std::vector<Event>& ev, Static<BitRel>& s) {
 
 }  // namespace
 
-Static<BitRel> staticRelations(const EventGraph& g) {
-  const auto& ev = g.events;
+Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings) {
+  // the release, acquire and scope relations read the events under the readings; the views,
+  // proxies and restrictions read them as they are
+  // (copied only when some reading is not the default)
+  std::vector<Event> asReadings;
+  if (readings.pick != Readings{}.pick) asReadings = asRead(g.events, readings);
+  const auto& raw = g.events;
+  const auto& ev = asReadings.empty() ? raw : asReadings;
   const int n = static_cast<int>(ev.size());
   auto diag = [&](auto pred) { return BitRel::diag(n, setOf(ev, pred)); };
   auto isRel = [](Sem s) { return s == Sem::Release || s == Sem::AcqRel; };
@@ -308,16 +342,18 @@ Static<BitRel> staticRelations(const EventGraph& g) {
       s.po_loc.set(a, b, (po || intoAsync) && overlap(x, y));
       s.loc.set(a, b, x.isMem() && y.isMem() && x.loc == y.loc);
       s.ms.set(a, b, morallyStrong(x, y));
-      s.ppStatic.set(a, b, ppStaticPair(x, y));
+      s.ppStatic.set(a, b, ppStaticPair(x, y, readings.is(Decision::D36, "release-orders")));
     }
   s.rmw = BitRel(n);
   for (auto [r, w] : g.rmw) s.rmw.set(r, w);
   s.dep = BitRel(n);
   for (auto [r, e] : g.dep) s.dep.set(r, e);
-  addViews(ev, s);
-  s.grid = gridOrder(ev);
+  addViews(raw, s);
+  s.grid = gridOrder(raw);
   s.grids = !s.grid.empty();
-  addRestrictions(ev, s);
+  // D39: under `generic-only` the grid boundary is base causality only
+  s.gridAllProxies = readings.is(Decision::D39, "all-proxies");
+  addRestrictions(raw, s);
   withPatterns(s);
   return s;
 }

@@ -9,6 +9,7 @@
 #include "model/bitrel.h"
 #include "model/event.h"
 #include "model/ptx_model.h"
+#include "model/readings.h"
 
 namespace model {
 
@@ -24,6 +25,7 @@ bool morallyStrong(const Event& a, const Event& b);
 // Why two conflicting accesses are not morally strong, in words (for race reports).
 std::string whyNotMorallyStrong(const Event& a, const Event& b);
 
-Static<BitRel> staticRelations(const EventGraph& g);
+// Under `readings` (model/readings.h): the relations each decision's reading selects.
+Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings = {});
 
 }  // namespace model

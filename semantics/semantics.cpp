@@ -1,5 +1,7 @@
 #include "semantics/semantics.h"
 
+#include "model/readings.h"
+
 #include <algorithm>
 #include <bit>
 #include <bitset>
@@ -151,6 +153,7 @@ bool countless(const litmus::Test& test, const Instr& in) {
 Program buildProgram(const litmus::Test& test) {
   Program p;
   p.test = &test;
+  p.activemaskConverged = pins(test, "D42", "converged");
   std::map<std::string, int>& declIndex = p.declIndex;
   for (size_t i = 0; i < test.locations.size(); ++i)
     declIndex.emplace(test.locations[i].name, static_cast<int>(i));  // the first, as a search finds

@@ -30,6 +30,8 @@ namespace model {
 // use the same virtual address exactly when they have the same va and the same loc.
 struct Program {
   const litmus::Test* test = nullptr;
+  // D42's reading `converged` (model/readings.h): activemask returns every lane of the warp.
+  bool activemaskConverged = false;
   // Some barrier has no thread count: threads then end with an exit event (D25).
   bool countlessBarriers = false;
   std::vector<std::string> vaNames;       // address -> "x" or "x+4" (litmus::elementName)

@@ -27,6 +27,8 @@ void Interpreter::stepWarp(Path p, const Instr& in) {
                                   "(any subset of the other lanes may be active, D42)");
     const uint32_t own = uint32_t{1} << info_.lane, others = all & ~own;
     for (uint32_t sub = others;; sub = (sub - 1) & others) {  // every subset of the others
+      // (under D42's reading `converged`, only all of them)
+      if (prog_.activemaskConverged && sub != others) return;
       Path q = p;
       setReg(q, in.args[0], int64_t{own | sub}, {});
       next(std::move(q));

@@ -9,6 +9,7 @@
 #include "checker/checker.h"
 #include "checker/explain.h"
 #include "checker/explain_sync.h"
+#include "checker/graph.h"
 #include "litmus/parse.h"
 
 namespace {
@@ -225,4 +226,77 @@ TEST_CASE("explain: racing weak writes, and a proxy fence missing within one thr
   const std::string nc = allProblems(gapsOf(catalogue("proxy/CoWR+ld.global.nc-nofence.yaml"), "P0:r0=0"));
   CHECK(nc.find("generic proxy and the texture proxy") != std::string::npos);
   CHECK(nc.find("fence.proxy.texture") != std::string::npos);
+}
+
+TEST_CASE("explain: the weakest link of an allowed pipeline outcome comes first (a .relaxed arrive)") {
+  // Issue 31: the consumer releases its stage with a .relaxed arrive, so the refill may land
+  // before the first fill (co), and the state that the condition describes reads the first fill
+  // where the refill should be. The explanation names the arrive first.
+  const litmus::Test t =
+      litmus::parseFile(std::string(LITMUS_SOURCE_DIR) + "/patterns/reference/tma-pipeline/tma-pipeline-S2-K3-relaxed-arrive.yaml");
+  const checker::Result r = explainCheck(t);
+  REQUIRE(!r.violation);
+  REQUIRE(!r.witnesses.empty());
+  // the first allowed state that satisfies the condition, as --explain takes it
+  size_t i = 0;
+  while (i < r.outcome.states.size() && !litmus::evalCondition(t.condition, t.observed, r.outcome.states[i])) ++i;
+  REQUIRE(i < r.outcome.states.size());
+  const auto gaps = checker::syncGaps(t, r.witnesses.at(i), checker::focusTerms(t, {}));
+  REQUIRE(!gaps.empty());
+  const std::string first = checker::weakestLink(gaps);
+  CHECK(first.find("mbarrier.arrive.relaxed.cta.shared::cta.b64 _, [empty0]") != std::string::npos);
+  CHECK(first.find("make it .release") != std::string::npos);
+}
+
+TEST_CASE("explain: the weakest link's change is checked, and the explained state is the condition's") {
+  const litmus::Test t =
+      litmus::parseFile(std::string(LITMUS_SOURCE_DIR) + "/patterns/reference/tma-pipeline/tma-pipeline-S2-K3-relaxed-arrive.yaml");
+  const checker::Result r = explainCheck(t);
+  REQUIRE(r.explainCutOff.empty());
+  REQUIRE(r.explainedState >= 0);
+  const litmus::State& st = r.outcome.states.at(r.explainedState);
+  CHECK(litmus::evalCondition(t.condition, t.observed, st));
+  REQUIRE(!r.gaps.empty());
+  CHECK(checker::weakestLink(r.gaps).find("is .relaxed: make it .release") != std::string::npos);
+  CHECK(r.fixChecked.find("made .release, this state is not allowed (checked)") != std::string::npos);
+  // only the terms whose values make the condition true: P1:r0 = 1 and P1:r1 = 2 are as expected
+  std::vector<std::string> names;
+  for (const auto& term : checker::satisfiedTerms(t, st)) names.push_back(litmus::formatTerm(term));
+  CHECK(names == std::vector<std::string>{"P1:r2"});
+}
+
+TEST_CASE("explain: a deadline in the allowed state's phase cuts it off, and the verdict stands") {
+  const litmus::Test t = catalogue("shapes/MP+rlx.gpu+acq.gpu.yaml");
+  checker::Options o;
+  o.engine = checker::Engine::Explicit;
+  o.explain = o.witnesses = true;
+  std::vector<std::string> phases;
+  o.explainPhase = [&](std::string_view p) {
+    phases.emplace_back(p);
+    if (p == "gaps") throw litmus::Deadline::Expired{};
+  };
+  const checker::Result r = checker::check(t, o);
+  CHECK(phases == std::vector<std::string>{"gaps"});
+  CHECK(r.outcome.status == litmus::Status::Done);
+  CHECK(std::string(litmus::toString(r.outcome.observation())) == "Sometimes");
+  CHECK(r.explainCutOff.find("while explaining the allowed state") != std::string::npos);
+  CHECK(r.gaps.empty());
+  CHECK(r.fixChecked.empty());
+}
+
+TEST_CASE("explain: graphs draw the decisive events by default, and stop at the deadline") {
+  const litmus::Test t = catalogue("shapes/MP+rlx.gpu+acq.gpu.yaml");
+  const checker::Result r = explainCheck(t);
+  REQUIRE(r.explainedState >= 0);
+  const checker::Execution& x = r.witnesses.at(r.explainedState);
+  const std::vector<int> decisive = checker::decisiveEvents(t, r, r.explainedState);
+  // the two reads of the condition, the writes they read, and the ends of the missing release
+  CHECK(decisive.size() >= 4);
+  CHECK(decisive.size() < x.graph.events.size());
+  const std::string dot = checker::executionDot(t, x, "t", nullptr, &decisive);
+  CHECK(dot.find("st.relaxed.gpu.global.u32 [y], 1") != std::string::npos);
+  const std::string dir = std::string("/tmp/litmus-explain-test-graphs");
+  const litmus::Deadline passed(1e-9);
+  while (!passed.passed()) {}
+  CHECK_THROWS_AS(checker::writeGraphs(dir, t, r, false, &passed), litmus::Deadline::Expired);
 }

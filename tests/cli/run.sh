@@ -433,6 +433,32 @@ lit check --graph "$g2" golden/MP+rel.cta+acq.cta-diffcta.yaml
   ! ls "$g2" | grep -q 'forbidden'
 ok_if $? "--graph on an allowed outcome: a graph per state (4), no forbidden.dot" "$(ls -l "$g2" 2>&1)"
 
+# Readings (issue 31): --reading with an unknown name is bad usage with a did-you-mean; the
+# default output names the decision a verdict relies on and what the other reading gives.
+lit check --reading D36=release-order golden/CoRR.yaml
+[ "$RC" -eq 2 ] && [ ! -s "$OUT" ] && grep -q "did you mean 'release-orders'" "$ERR"
+ok_if $? "check --reading D36=release-order: exit 2, did you mean" "$(ran check --reading D36=release-order golden/CoRR.yaml)"
+lit check "$CAT/async/TMA-refill-after-generic-read-no-proxy-fence.yaml"
+[ "$RC" -eq 0 ] && grep -q '^Relies on D36: proxy-fence; under release-orders the outcome is Never (CUTLASS consumer_release' "$OUT"
+ok_if $? "check names D36 and what release-orders gives" "$(ran check "$CAT/async/TMA-refill-after-generic-read-no-proxy-fence.yaml")"
+lit check --reading D36=release-orders --no-alternatives "$CAT/async/TMA-refill-after-generic-read-no-proxy-fence.release-orders.yaml"
+[ "$RC" -eq 0 ] && grep -q 'Observation .* Never' "$OUT" && ! grep -q '^Relies on D36' "$OUT"
+ok_if $? "a test's readings: pin (release-orders): Never, nothing second-guessed" "$(ran check "$CAT/async/TMA-refill-after-generic-read-no-proxy-fence.release-orders.yaml")"
+
+# By default a graph draws what decides the outcome; --graph-full every event (issue 31). In the
+# pipeline with a .relaxed consumer arrive, the state the condition describes is drawn with the
+# arrive, the two copies into the stage and the read, and far fewer events than the execution has.
+g3=$TMP/graphs-decisive g4=$TMP/graphs-full
+p=$SRC/patterns/reference/tma-pipeline/tma-pipeline-S2-K3-relaxed-arrive.yaml
+lit check --no-alternatives --graph "$g3" "$p"
+lit check --no-alternatives --graph "$g4" --graph-full "$p"
+d3=$g3/tma-pipeline-S2-K3-relaxed-arrive.allowed.P1-r0=1_P1-r1=2_P1-r2=1.dot
+d4=$g4/tma-pipeline-S2-K3-relaxed-arrive.allowed.P1-r0=1_P1-r1=2_P1-r2=1.dot
+n3=$(grep -c '^    e[0-9]* \[label=' "$d3" 2>/dev/null) n4=$(grep -c '^    e[0-9]* \[label=' "$d4" 2>/dev/null)
+[ "${n3:-0}" -gt 0 ] && [ "${n3:-0}" -lt 10 ] && [ "${n4:-0}" -gt 30 ] &&
+  grep -q 'mbarrier.arrive.relaxed' "$d3" && grep -q 'ld.shared.u32 %r2' "$d3" && grep -q '\[g2\]' "$d3"
+ok_if $? "--graph draws the decisive events ($n3), --graph-full all ($n4)" "$(ls -l "$g3" "$g4" 2>&1)"
+
 # --- 6. timeout -------------------------------------------------------------------------------
 # Four threads, each with three relaxed stores and three relaxed loads of one location: millions of
 # candidates, so a microsecond can never be enough.

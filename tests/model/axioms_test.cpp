@@ -46,7 +46,7 @@ std::vector<std::string> corpusSample() {
 
 // Each constraint of the model on one execution, by axiom (all six: nothing stops early).
 std::map<model::Axiom, Constraint<BitRel>> constraints(const checker::Execution& e) {
-  const model::Static<BitRel> s = model::staticRelations(e.graph);
+  const model::Static<BitRel> s = model::staticRelations(e.graph, e.readings);
   const model::Choice<BitRel> x{e.rf, e.co, e.sc, e.bar};
   std::map<model::Axiom, Constraint<BitRel>> out;
   model::ptxModel(s, x, [&](model::Axiom a, const Constraint<BitRel>& c) {
