@@ -299,6 +299,7 @@ bool Enumerator::mayReachWanted(const Candidate& c, const std::vector<int>& sour
 std::optional<Violation> Enumerator::explain(const std::vector<litmus::State>& allowed) {
   if (std::any_of(allowed.begin(), allowed.end(), [&](const auto& s) { return wantedState(s); }))
     return std::nullopt;
+  if (opt_.explainPhase) opt_.explainPhase("violation");
   std::optional<Violation> found;
   auto visit = [&](const Candidate& cc, const model::Choice<BitRel>& x, const model::Derived<BitRel>& d) {
     if (cc.hangs) return true;  // no final state
@@ -375,6 +376,9 @@ Result Enumerator::run() {
     } catch (const std::bad_alloc&) {
       res.violation.reset();
       res.explainCutOff = "out of memory";
+    } catch (const litmus::Deadline::Expired&) {
+      res.violation.reset();
+      res.explainCutOff = deadline_.describe();
     }
     if (timedOut_) {
       res.violation.reset();

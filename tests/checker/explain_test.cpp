@@ -300,3 +300,42 @@ TEST_CASE("explain: graphs draw the decisive events by default, and stop at the 
   while (!passed.passed()) {}
   CHECK_THROWS_AS(checker::writeGraphs(dir, t, r, false, &passed), litmus::Deadline::Expired);
 }
+
+namespace {
+
+litmus::Test pattern(const std::string& rel) {
+  return litmus::parseFile(std::string(LITMUS_SOURCE_DIR) + "/patterns/reference/" + rel);
+}
+
+}  // namespace
+
+TEST_CASE("explain: a correct pipeline's forbidden outcome is explained by the axiom it breaks") {
+  // Before the explanation searched with the model but one axiom, this never finished.
+  const litmus::Test t = pattern("tma-pipeline/tma-pipeline-S2-K3.yaml");
+  checker::Options o;
+  o.engine = checker::Engine::Explicit;
+  o.explain = true;
+  o.timeoutSeconds = 60;
+  const checker::Result r = checker::check(t, o);
+  CHECK(std::string(litmus::toString(r.outcome.observation())) == "Never");
+  CHECK(r.explainCutOff.empty());
+  REQUIRE(r.violation.has_value());
+  CHECK(r.violation->axiom == model::Axiom::Causality);
+}
+
+TEST_CASE("explain: a deadline in the violation search cuts it off, and the verdict stands") {
+  const litmus::Test t = pattern("tma-pipeline/tma-pipeline-S2-K3.yaml");
+  checker::Options o;
+  o.engine = checker::Engine::Explicit;
+  o.explain = true;
+  std::vector<std::string> phases;
+  o.explainPhase = [&](std::string_view p) {
+    phases.emplace_back(p);
+    if (p == "violation") throw litmus::Deadline::Expired{};
+  };
+  const checker::Result r = checker::check(t, o);
+  CHECK(phases == std::vector<std::string>{"violation"});
+  CHECK(std::string(litmus::toString(r.outcome.observation())) == "Never");
+  CHECK(!r.violation.has_value());
+  CHECK(!r.explainCutOff.empty());
+}
