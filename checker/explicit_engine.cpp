@@ -186,17 +186,23 @@ bool Enumerator::forEachExecution(bool prune, const Visit& f) {
   });
 }
 
+// An observed register's thread and its index among the thread's registers (-1: never written).
+std::pair<int, int> Enumerator::registerOf(const litmus::Term& term) const {
+  int t = 0;
+  while (test_.threads[t].name != term.thread) ++t;
+  const auto& info = prog_.threads[t];
+  auto it = info.regId.find(term.name);
+  return {t, it == info.regId.end() ? -1 : it->second};
+}
+
 // The final value of a location comes from a co-maximal write; with racing writes left unordered
 // there may be several, and each gives a final state.
 std::vector<litmus::State> Enumerator::finalStates(const Candidate& c, const BitRel& co) const {
   std::vector<litmus::State> out(1);
   for (const auto& term : test_.observed) {
     if (term.kind == litmus::Term::Kind::Reg) {
-      int t = 0;
-      while (test_.threads[t].name != term.thread) ++t;
-      const auto& info = prog_.threads[t];
-      auto it = info.regId.find(term.name);
-      const int64_t v = it == info.regId.end() ? 0 : values_.regs[t][it->second];
+      const auto [t, reg] = registerOf(term);
+      const int64_t v = reg < 0 ? 0 : values_.regs[t][reg];
       for (auto& s : out) s.values.push_back(v);
     } else if (term.kind == litmus::Term::Kind::Mem) {
       const int loc = prog_.vaLoc[prog_.vaOf(term.name)];
@@ -271,11 +277,8 @@ bool Enumerator::mayReachWanted(const Candidate& c, const std::vector<int>& sour
   std::vector<std::optional<int64_t>> values;
   for (const auto& term : test_.observed) {
     if (term.kind == litmus::Term::Kind::Reg) {
-      int t = 0;
-      while (test_.threads[t].name != term.thread) ++t;
-      const auto& info = prog_.threads[t];
-      auto it = info.regId.find(term.name);
-      values.push_back(it == info.regId.end() ? std::optional<int64_t>(0) : regs[t][it->second]);
+      const auto [t, reg] = registerOf(term);
+      values.push_back(reg < 0 ? std::optional<int64_t>(0) : regs[t][reg]);
     } else if (term.kind == litmus::Term::Kind::Mem) {
       values.push_back(std::nullopt);  // decided by coherence, chosen later
     } else {

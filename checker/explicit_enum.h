@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -133,6 +134,7 @@ class Enumerator {
   bool satisfiesTarget(const litmus::State& s) const;
   std::optional<Violation> explain(const std::vector<litmus::State>& allowed);
   bool wantedState(const litmus::State& s) const;
+  std::pair<int, int> registerOf(const litmus::Term& term) const;
   bool mayReachWanted(const Candidate& c, const std::vector<int>& source) const;
   bool spinsForever(const Candidate& c, const model::Choice<BitRel>& x) const;
 };

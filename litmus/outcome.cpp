@@ -179,6 +179,19 @@ void printJson(std::ostream& os, const Outcome& o) { os << toJson(o).dump(); }
 
 namespace {
 
+bool compare(CmpOp op, int64_t a, int64_t b) {
+  switch (op) {
+    case CmpOp::Eq: return a == b;
+    case CmpOp::Ne: return a != b;
+    case CmpOp::Lt: return a < b;
+    case CmpOp::Le: return a <= b;
+    case CmpOp::Gt: return a > b;
+    case CmpOp::Ge: return a >= b;
+    case CmpOp::None: return false;
+  }
+  return false;
+}
+
 int64_t termValue(const Term& t, const std::vector<Term>& observed, const State& s) {
   if (t.kind == Term::Kind::Const) return t.value;
   for (size_t i = 0; i < observed.size(); ++i) {
@@ -201,18 +214,8 @@ bool evalCondition(const Cond& c, const std::vector<Term>& observed, const State
       return std::any_of(c.kids.begin(), c.kids.end(),
                          [&](const Cond& k) { return evalCondition(k, observed, s); });
     case Cond::Kind::Not: return !evalCondition(c.kids.at(0), observed, s);
-    case Cond::Kind::Cmp: {
-      const int64_t a = termValue(c.lhs, observed, s), b = termValue(c.rhs, observed, s);
-      switch (c.cmp) {
-        case CmpOp::Eq: return a == b;
-        case CmpOp::Ne: return a != b;
-        case CmpOp::Lt: return a < b;
-        case CmpOp::Le: return a <= b;
-        case CmpOp::Gt: return a > b;
-        case CmpOp::Ge: return a >= b;
-        case CmpOp::None: return false;
-      }
-    }
+    case Cond::Kind::Cmp:
+      return compare(c.cmp, termValue(c.lhs, observed, s), termValue(c.rhs, observed, s));
   }
   return false;
 }
@@ -227,19 +230,6 @@ std::optional<int64_t> partialTerm(const Term& t, const std::vector<Term>& obser
     if (o.kind == t.kind && o.name == t.name && o.thread == t.thread) return values[i];
   }
   return 0;
-}
-
-bool compare(CmpOp op, int64_t a, int64_t b) {
-  switch (op) {
-    case CmpOp::Eq: return a == b;
-    case CmpOp::Ne: return a != b;
-    case CmpOp::Lt: return a < b;
-    case CmpOp::Le: return a <= b;
-    case CmpOp::Gt: return a > b;
-    case CmpOp::Ge: return a >= b;
-    case CmpOp::None: return false;
-  }
-  return false;
 }
 
 }  // namespace
