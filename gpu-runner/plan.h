@@ -46,6 +46,9 @@ struct LocPlan {
   bool wgmmaTile = false;   // a wgmma.mma_async tile: the harness fills the words the test does
                             // not use (ptx_body_wgmma.cpp)
   int aliasOf = -1;  // a generic alias: the location whose memory it is (the elements are there)
+  // With aliasOf: a texture alias, read with tex.1d through a texture object over the location
+  // buffer (the kernel's p_tex) at the element of aliasOf's address; no second mapping.
+  bool texture = false;
   // A tensor map (`tensormap:`): the harness encodes it (cuTensorMapEncodeTiled) as the
   // map template `tensorMap` of the module, and the tally copies it into every instance's slot,
   // pointed at the instance's slot of location `tensor` (ptx_body_tensor.cpp). -1: no map.

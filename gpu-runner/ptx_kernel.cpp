@@ -241,6 +241,12 @@ void emitLocations(PtxText& out, const Plan& plan) {
     const LocPlan& l = plan.locs[v];
     if (l.aliasOf < 0) continue;
     const std::string sv = num(static_cast<int64_t>(v));
+    if (l.texture) {  // tex.1d reads its target's element (ptx_body.cpp, texLoad)
+      out.comment("location " + l.name + ": a texture alias, its target's element through p_tex");
+      out.op("mov.u64 %g" + sv + ", %g" + num(l.aliasOf));
+      out.op("mov.u64 %a" + sv + ", %a" + num(l.aliasOf));
+      continue;
+    }
     out.comment("location " + l.name + ": an alias, the same memory through the buffer's second mapping");
     out.op("ld.param.u32 %h_x, " + word(kLp, kAliasSpan));
     out.op("cvt.u64.u32 %h_X, %h_x");
@@ -551,6 +557,9 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
       num(4 * kLaunchWords) + "]");
   // a test across GPUs: the test GPU the launch's device plays (docs/gpu-runner.md, "Several GPUs")
   if (plan.gpus > 1) out.raw(",\n\t.param .u32 p_gpu");
+  // a texture alias: the texture object over the launch's location buffer (harness.cpp)
+  if (std::any_of(plan.locs.begin(), plan.locs.end(), [](const LocPlan& l) { return l.texture; }))
+    out.raw(",\n\t.param .u64 p_tex");
   out.raw("\n)\n{\n");
   declareHarness(out, plan);
   if (plan.warpgroups) declareWgmmaRegisters(out, test);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <set>
@@ -50,6 +51,9 @@ struct RunArgs {
   bool resume = false, perFamily = false, workerPerTest = false;
   suite::Shard shard;  // --shard K/N (docs/scale.md)
   std::string gpus;    // --gpus all|LIST (docs/gpu-runner.md, "Several GPUs")
+  // docs/gpu-runner.md, "The JIT off the critical path"
+  std::string jitCache = gpu::defaultJitCacheDir();
+  int jitAhead = 3;
 };
 
 struct UsageError {
@@ -147,6 +151,13 @@ void addCampaignOptions(CLI::App& app, RunArgs& a, RawArgs& w) {
       ->type_name("S");
   app.add_flag("--resume", a.resume, "with --json FILE: skip the tests whose results FILE holds, append the "
                                      "others (a torn last line is dropped and its test rerun)");
+  app.add_option("--jit-cache", a.jitCache, "keep the driver's compilations of the tests in DIR (default "
+                                            "$XDG_CACHE_HOME/ptx-litmus/cubin; none: not on disk)")
+      ->type_name("DIR");
+  app.add_option("--jit-ahead", a.jitAhead, "compile the next N tests on host threads while the GPU runs the "
+                                            "current one (default 3; 0: each test's JIT when it starts)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 64));
   app.add_flag("--worker-per-test", a.workerPerTest,
                "a fresh worker process and CUDA context for every test (slower; to measure the per-test "
                "overhead the persistent worker saves)");
@@ -283,6 +294,7 @@ gpu::RunOptions runOptions(const RunArgs& a, const gpu::Profile& profile) {
   o.budgetSeconds = a.budget;
   o.profile = profile;
   o.progress = isatty(STDERR_FILENO);
+  o.jitCache = a.jitCache == "none" ? "" : a.jitCache;
   return o;
 }
 
@@ -376,14 +388,18 @@ bool fatal(const gpu::RunResult& r) {
 }
 
 // Runs one test, prints its report and JSON line; returns its verdict (nullopt: no driver/device).
-// The model works out the allowed states while the GPU runs the test (the first share of a sweep).
+// The model works out the allowed states while the GPU runs the test (the first share of a sweep),
+// after `whileRunning` (which hands the next tests to the compiler).
 std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Test& t, const RunArgs& a,
                                       const gpu::RunOptions& o, const std::string& section, std::ostream* json,
-                                      runcli::Timing& timing, suite::ProgressLine& progress) {
+                                      runcli::Timing& timing, suite::ProgressLine& progress,
+                                      const std::function<void()>& whileRunning) {
   const std::vector<gpu::RunOptions> shares = gpu::sweepShares(o, a.sweep);
   try {
     runner.submit(t, shares.front());
+    whileRunning();
   } catch (const litmus::Error& e) {
+    whileRunning();
     progress.clear();
     std::cerr << e.what() << "\n";
     std::cout << "Test " << t.name << ": refused\n\n" << std::flush;
@@ -462,7 +478,17 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   suite::ProgressLine progress(isatty(STDERR_FILENO) && tests.size() > 1);
   size_t reached = 0;
   const auto start = std::chrono::steady_clock::now();
+  // Hands the modules of the tests up to --jit-ahead after the i-th to the worker's compiler. Called
+  // once the i-th is submitted, so that their generation overlaps its run too: the worker compiles
+  // test i+1 while the GPU runs test i.
+  size_t ahead = 0;  // tests[0, ahead) were handed over (or are skipped)
+  const auto prefetch = [&](size_t i) {
+    for (ahead = std::max(ahead, i); a.jitAhead > 0 && ahead < std::min(tests.size(), i + 1 + a.jitAhead); ++ahead)
+      if (!earlier.find(tests[ahead])) runner.prefetch(tests[ahead], runOptions(a, profiles.base));
+  };
+  prefetch(0);
   for (const litmus::Test& t : tests) {
+    const size_t i = reached;
     progress.update(reached++, tests.size(), t.name);
     if (const auto done = earlier.find(t)) {
       ++skipped;
@@ -477,8 +503,8 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
     std::string section;
     gpu::RunOptions o = runOptions(a, profiles.forFamily(litmus::familyOf(t), &section));
     o.progress = o.progress && !progress.enabled();
-    const std::optional<runcli::Verdict> v =
-        runOne(runner, t, a, o, section, a.json.empty() ? nullptr : &jsonFile, timing, progress);
+    const std::optional<runcli::Verdict> v = runOne(runner, t, a, o, section, a.json.empty() ? nullptr : &jsonFile,
+                                                    timing, progress, [&] { prefetch(i + 1); });
     if (!v) return 2;
     ++verdicts[*v];
     rc = cli::worse(rc, judge::exitCode(*v));
