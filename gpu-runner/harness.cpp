@@ -247,7 +247,7 @@ Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const R
   j.shape = plan.shape;
   j.aliases = std::any_of(plan.locs.begin(), plan.locs.end(),
                           [](const LocPlan& l) { return l.aliasOf >= 0 && !l.texture; });
-  j.texture = std::any_of(plan.locs.begin(), plan.locs.end(), [](const LocPlan& l) { return l.texture; });
+  j.texture = plan.hasTexture();
   j.regResults = plan.regResults;
   j.sharedResults = plan.sharedResults;
   j.observed = static_cast<int>(plan.observed.size());

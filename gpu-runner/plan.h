@@ -5,6 +5,7 @@
 // instructions are refused by the generator (ptx_gen.h), one place per opcode.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -139,6 +140,9 @@ struct Plan {
   std::vector<RolePlan> roles;
   std::vector<ThreadPlan> threads;
   std::vector<LocPlan> locs;
+  bool hasTexture() const {  // a texture alias: the kernel takes a texture object (p_tex)
+    return std::any_of(locs.begin(), locs.end(), [](const LocPlan& l) { return l.texture; });
+  }
   std::vector<ObsPlan> observed;
   // Result slots per instance (kResultSlotBytes each, ptx_gen.h): observed registers and done
   // slots in the register results, observed shared elements in the shared results.

@@ -241,10 +241,8 @@ void emitLocations(PtxText& out, const Plan& plan) {
     const LocPlan& l = plan.locs[v];
     if (l.aliasOf < 0) continue;
     const std::string sv = num(static_cast<int64_t>(v));
-    if (l.texture) {  // tex.1d reads its target's element (ptx_body.cpp, texLoad)
-      out.comment("location " + l.name + ": a texture alias, its target's element through p_tex");
-      out.op("mov.u64 %g" + sv + ", %g" + num(l.aliasOf));
-      out.op("mov.u64 %a" + sv + ", %a" + num(l.aliasOf));
+    if (l.texture) {  // a texture alias: tex.1d reads its target's element (ptx_body.cpp, texLoad)
+      for (const char* r : {"%g", "%a"}) out.op(std::string("mov.u64 ") + r + sv + ", " + r + num(l.aliasOf));
       continue;
     }
     out.comment("location " + l.name + ": an alias, the same memory through the buffer's second mapping");
@@ -555,11 +553,9 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
       ".visible .entry litmus_test(\n\t.param .u64 p_loc,\n\t.param .u64 p_res,\n\t.param .u64 p_shout,\n"
       "\t.param .u64 p_spin,\n\t.param .u64 p_scratch,\n\t.param .align 4 .b8 p_lp[" +
       num(4 * kLaunchWords) + "]");
-  // a test across GPUs: the test GPU the launch's device plays (docs/gpu-runner.md, "Several GPUs")
+  // p_gpu: the device's test GPU (docs/gpu-runner.md, "Several GPUs"); p_tex: see harness.cpp
   if (plan.gpus > 1) out.raw(",\n\t.param .u32 p_gpu");
-  // a texture alias: the texture object over the launch's location buffer (harness.cpp)
-  if (std::any_of(plan.locs.begin(), plan.locs.end(), [](const LocPlan& l) { return l.texture; }))
-    out.raw(",\n\t.param .u64 p_tex");
+  if (plan.hasTexture()) out.raw(",\n\t.param .u64 p_tex");
   out.raw("\n)\n{\n");
   declareHarness(out, plan);
   if (plan.warpgroups) declareWgmmaRegisters(out, test);

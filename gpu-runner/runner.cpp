@@ -243,9 +243,13 @@ bool sendFrame(int fd, const std::string& payload) {
 
 enum class Read { Done, Closed, Late };
 
-// Reads one frame, waiting until `deadline`; Closed when the other side went away first.
-Read readFrame(int fd, std::chrono::steady_clock::time_point deadline, std::string& out) {
+// Reads one frame, waiting until `deadline`; Closed when the other side went away first. `carry`
+// holds what was read past the frame, the start of the next one (the worker's prefetch frames
+// and its job come back to back); without it the other side must send one frame at a time.
+Read readFrame(int fd, std::chrono::steady_clock::time_point deadline, std::string& out,
+               std::string* carry = nullptr) {
   std::string buf;
+  if (carry) buf.swap(*carry);
   size_t need = std::string::npos, header = 0;
   char chunk[65536];
   for (;;) {
@@ -253,6 +257,7 @@ Read readFrame(int fd, std::chrono::steady_clock::time_point deadline, std::stri
       need = header + 1 + std::strtoull(buf.c_str(), nullptr, 10);
     if (need != std::string::npos && buf.size() >= need) {
       out = buf.substr(header + 1, need - header - 1);
+      if (carry) *carry = buf.substr(need);
       return Read::Done;
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -288,7 +293,8 @@ constexpr const char* kPrefetchFrame = "prefetch\n";
   bool closed = false;
   std::thread reader([&] {
     const auto never = std::chrono::steady_clock::time_point::max();
-    for (std::string text; readFrame(fd, never, text) == Read::Done;) {
+    std::string carry;
+    for (std::string text; readFrame(fd, never, text, &carry) == Read::Done;) {
       if (text.rfind(kPrefetchFrame, 0) == 0) {
         const size_t dir = std::char_traits<char>::length(kPrefetchFrame), ptx = text.find('\n', dir);
         if (ptx != std::string::npos) session.prefetch(text.substr(ptx + 1), unescape(text.substr(dir, ptx - dir)));

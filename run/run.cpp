@@ -51,8 +51,7 @@ struct RunArgs {
   bool resume = false, perFamily = false, workerPerTest = false;
   suite::Shard shard;  // --shard K/N (docs/scale.md)
   std::string gpus;    // --gpus all|LIST (docs/gpu-runner.md, "Several GPUs")
-  // docs/gpu-runner.md, "The JIT off the critical path"
-  std::string jitCache = gpu::defaultJitCacheDir();
+  std::string jitCache = gpu::defaultJitCacheDir();  // docs/gpu-runner.md, "The JIT off the critical path"
   int jitAhead = 3;
 };
 
@@ -370,23 +369,6 @@ int runTune(const RunArgs& a, std::vector<litmus::Test> tests, gpu::ProfileSet s
   return 0;
 }
 
-// Runs the test; false when the runner refused it (`refusal` says why). NoDriver and NoDevice
-// come back in r.status.
-bool runOrRefuse(gpu::Runner& runner, const litmus::Test& t, const gpu::RunOptions& o, gpu::RunResult& r,
-                 std::string& refusal) {
-  try {
-    r = runner.run(t, o);
-    return true;
-  } catch (const litmus::Error& e) {
-    refusal = e.what();
-    return false;
-  }
-}
-
-bool fatal(const gpu::RunResult& r) {
-  return r.status == gpu::RunStatus::NoDriver || r.status == gpu::RunStatus::NoDevice;
-}
-
 // Runs one test, prints its report and JSON line; returns its verdict (nullopt: no driver/device).
 // The model works out the allowed states while the GPU runs the test (the first share of a sweep),
 // after `whileRunning` (which hands the next tests to the compiler).
@@ -413,7 +395,7 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
   std::vector<gpu::SweepShare> swept;
   if (shares.size() > 1) r = runcli::sweepRest(runner, t, shares, std::move(r), swept);
   progress.clear();  // before anything is printed
-  if (fatal(r)) {
+  if (runcli::fatal(r)) {
     std::cerr << "litmus run: " << r.message << "\n";
     return std::nullopt;
   }
@@ -435,13 +417,6 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
     *json << line.dump() << "\n" << std::flush;
   }
   return j.verdict;
-}
-
-void printSummary(size_t tests, std::map<runcli::Verdict, int>& verdicts) {
-  std::cout << "Summary: " << tests << " tests:";
-  for (runcli::Verdict v : judge::kRunVerdicts)
-    std::cout << (v == runcli::Verdict::Ok ? " " : ", ") << verdicts[v] << " " << judge::toString(v);
-  std::cout << "\n";
 }
 
 // The GPUs --gpus names on this machine (none without --gpus); throws UsageError when it names
@@ -478,10 +453,9 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   suite::ProgressLine progress(isatty(STDERR_FILENO) && tests.size() > 1);
   size_t reached = 0;
   const auto start = std::chrono::steady_clock::now();
-  // Hands the modules of the tests up to --jit-ahead after the i-th to the worker's compiler. Called
-  // once the i-th is submitted, so that their generation overlaps its run too: the worker compiles
-  // test i+1 while the GPU runs test i.
-  size_t ahead = 0;  // tests[0, ahead) were handed over (or are skipped)
+  // Hands the modules of the i-th test and the --jit-ahead after it to the worker's compiler, once
+  // test i-1 is submitted (their generation overlaps its run): test i compiles while i-1 runs.
+  size_t ahead = 0;  // tests[0, ahead) were handed over or skipped
   const auto prefetch = [&](size_t i) {
     for (ahead = std::max(ahead, i); a.jitAhead > 0 && ahead < std::min(tests.size(), i + 1 + a.jitAhead); ++ahead)
       if (!earlier.find(tests[ahead])) runner.prefetch(tests[ahead], runOptions(a, profiles.base));
@@ -512,7 +486,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   progress.clear();
   if (a.resume) std::cout << "Resumed: " << skipped << " tests already in " << a.json << "\n";
   timing.print(std::cout, runner.workersStarted());
-  printSummary(tests.size() - left, verdicts);
+  runcli::printSummary(tests.size() - left, verdicts);
   if (left) {
     std::cerr << "litmus run: --max-time " << a.maxTime << " s reached: " << left << " of " << tests.size()
               << " tests not run; run the same command with --resume" << (a.resume ? "" : " (and --json)")
@@ -541,11 +515,11 @@ int selfTestOne(gpu::Runner& runner, const litmus::Test& t, const RunArgs& a, co
   const litmus::State& forced = model.allowed.front();
   gpu::RunResult r;
   std::string refusal;
-  if (!runOrRefuse(runner, t, o, r, refusal)) {
+  if (!runcli::runOrRefuse(runner, t, o, r, refusal)) {
     std::cout << "BROKEN " << name << ": refused: " << refusal << "\n";
     return 4;
   }
-  if (fatal(r)) {
+  if (runcli::fatal(r)) {
     std::cerr << "litmus run: " << r.message << "\n";
     fatalError = true;
     return 2;

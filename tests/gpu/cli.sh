@@ -169,7 +169,18 @@ FAKE_CUDA_STATES="0,0" fake run -n 1000 catalog/alias/MP+alias-nofence.yaml
 check "a test with an alias runs (the buffer mapped twice)" test $RC -eq 0
 check "a test with an alias: its report" has out "Test MP+alias-nofence on Fake GPU"
 
-FAKE_CUDA_REJECT=1 fake run -n 1000 "$MP"
+# A texture alias: a texture object over each of the two location buffers (the fake logs
+# "texture PID BYTES" and accepts only a linear one of 32-bit unsigned integers), the kernel's p_tex.
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="1,0" fake run -n 1000 catalog/proxy/texture-nofence.yaml
+check "a test with a texture alias runs" has out "Test texture-nofence on Fake GPU"
+check "a texture alias: a texture object per location buffer" test "$(grep -c '^texture ' "$TMP/ctx")" -eq 2
+lit run --emit-ptx "$TMP/texptx" catalog/proxy/texture-nofence.yaml
+check "a texture alias: tld becomes tex.1d through p_tex" grep -q 'tex.1d.v4.u32.s32 {%w[0-9]*, %w[0-9]*, %w[0-9]*, %w[0-9]*}, \[%x[0-9]*, {%w[0-9]*}\]' "$TMP/texptx/texture-nofence.ptx"
+lit run --emit-ptx "$TMP/texptx" catalog/proxy/constant-nofence.yaml
+check "a constant alias of a written location: refused with the hardware's reason" has err "constant memory is written only by the host before a launch"
+
+FAKE_CUDA_REJECT=1 fake run -n 1000 --jit-cache none "$MP"  # a cached cubin would not be linked
 check "the driver rejects the generated PTX: internal error, exit 4" test $RC -eq 4
 check "the driver rejects the PTX: its log is shown" has out "fake: rejected on request"
 
@@ -288,8 +299,8 @@ check "jit: a later campaign compiles nothing: the cache on disk" test "$(links)
 rm -f "$TMP/ctx"
 FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="0,0" fake run -n 1000 --jit-cache none "$MP" "$SB"
 check "--jit-cache none: compiled again" test "$(links)" = "$MPNAME SB+fence.sc.gpu "
-FAKE_CUDA_STATES="0,0" fake run -n 1000 "$SB"
-check "jit: the default cache is under \$XDG_CACHE_HOME" test "$(ls "$XDG_CACHE_HOME/ptx-litmus/cubin" | wc -l)" -eq 1
+XDG_CACHE_HOME=$TMP/xdg FAKE_CUDA_STATES="0,0" fake run -n 1000 "$SB"
+check "jit: the default cache is under \$XDG_CACHE_HOME" test "$(ls "$TMP/xdg/ptx-litmus/cubin" | wc -l)" -eq 1
 FAKE_CUDA_REJECT=1 fake run -n 1000 --jit-cache none "$SB"
 check "jit: a module the linker rejects is an error with the driver's log" has out "the CUDA driver rejected the generated PTX: CUDA_ERROR_INVALID_PTX (218)"
 # Each link takes 0.3 s and each test 0.6 s of "GPU": compiled ahead, only the first test waits for
