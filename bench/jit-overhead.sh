@@ -29,8 +29,8 @@ report() {
   local k
   k=$(grep -c '"jitSeconds"' "$json")
   for steady in 0 1; do
-    printf '%-7s %-6s exit %d, %d tests run, wall %.1f s; per test: JIT %s ms, other overhead %s ms, GPU %s ms\n' \
-      "$what" "$([ $steady = 1 ] && echo steady || echo all)" "$rc" "$k" "$wall" \
+    printf '%-7s %-6s exit %d, %d tests run, wall %.1f s (%.0f ms a test); per test: JIT %s ms, other overhead %s ms, GPU %s ms\n' \
+      "$what" "$([ $steady = 1 ] && echo steady || echo all)" "$rc" "$k" "$wall" "$(awk -v w="$wall" -v k="$k" 'BEGIN { print k ? 1000 * w / k : 0 }')" \
       "$(mean "$json" jitSeconds $steady)" "$(mean "$json" overheadSeconds $steady)" "$(mean "$json" seconds $steady)"
   done
 }
