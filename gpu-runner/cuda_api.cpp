@@ -63,6 +63,8 @@ bool load(Api& api, std::string& why) {
             bind(api.lib, api.cuLinkComplete, "cuLinkComplete", false, why) &&
             bind(api.lib, api.cuLinkDestroy, "cuLinkDestroy", false, why) &&
             bind(api.lib, api.cuDriverGetVersion, "cuDriverGetVersion", false, why) &&
+            bind(api.lib, api.cuTexObjectCreate, "cuTexObjectCreate", false, why) &&
+            bind(api.lib, api.cuTexObjectDestroy, "cuTexObjectDestroy", false, why) &&
             bind(api.lib, api.cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer", false, why) &&
             bind(api.lib, api.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess", false, why) &&
             bind(api.lib, api.cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute", false, why);

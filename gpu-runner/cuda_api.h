@@ -19,6 +19,7 @@ using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
 using CUmemGenericAllocationHandle = unsigned long long;
 using CUlinkState = struct CUlinkState_st*;
+using CUtexObject = unsigned long long;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
@@ -36,6 +37,35 @@ constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
 constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0;
 constexpr int CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 3;
 constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
+constexpr int CU_RESOURCE_TYPE_LINEAR = 2;
+constexpr int CU_AD_FORMAT_UNSIGNED_INT32 = 3;
+constexpr unsigned CU_TRSF_READ_AS_INTEGER = 1;
+
+// A texture object over linear memory, for a location's texture alias (docs/gpu-runner.md, "What
+// is refused"): 32-bit unsigned elements, one channel, point sampling, read as integers.
+struct ResourceDesc {  // CUDA_RESOURCE_DESC
+  int resType;
+  union {
+    struct {
+      CUdeviceptr devPtr;
+      int format;
+      unsigned numChannels;
+      size_t sizeInBytes;
+    } linear;
+    int reserved[32];
+  } res;
+  unsigned flags;
+};
+struct TextureDesc {  // CUDA_TEXTURE_DESC
+  int addressMode[3];
+  int filterMode;
+  unsigned flags;
+  unsigned maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  float borderColor[4];
+  int reserved[12];
+};
 
 // The virtual memory management API, for one physical buffer mapped at two addresses (aliases).
 struct MemLocation {  // CUmemLocation
@@ -129,6 +159,9 @@ struct Api {
   CUresult (*cuLinkComplete)(CUlinkState, void**, size_t*) = nullptr;
   CUresult (*cuLinkDestroy)(CUlinkState) = nullptr;
   CUresult (*cuDriverGetVersion)(int*) = nullptr;  // 13000 for CUDA 13.0; reported by --emit-sass
+  // Texture objects, for texture aliases. Optional: such a test fails with the missing name.
+  CUresult (*cuTexObjectCreate)(CUtexObject*, const ResourceDesc*, const TextureDesc*, const void*) = nullptr;
+  CUresult (*cuTexObjectDestroy)(CUtexObject) = nullptr;
   // Peer access, for tests across GPUs (docs/gpu-runner.md, "Several GPUs"). Optional: such a test
   // is refused when the driver lacks them; without the attribute query, atomics are not checked.
   CUresult (*cuDeviceCanAccessPeer)(int*, CUdevice, CUdevice) = nullptr;
@@ -148,6 +181,8 @@ struct JitOptions {
   JitOptions(const JitOptions&) = delete;  // values point into log
   JitOptions& operator=(const JitOptions&) = delete;
   std::string text() const { return log.c_str(); }
+  // What the options are, for the key of a cached compilation (jit_cache.h): change it with them.
+  static const char* describe() { return "error log only, driver defaults"; }
 };
 constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2;
 

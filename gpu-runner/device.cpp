@@ -1,6 +1,7 @@
 #include "gpu-runner/device.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace gpu {
 
@@ -21,7 +22,38 @@ Device::Device(std::vector<int> ordinals) : ordinals_(std::move(ordinals)) {}
 
 Device::~Device() {
   release();
+  compiler_.reset();  // its threads call the driver
   cuda::unload(api_);
+}
+
+// Half the host's cores, at most 4: compiling a module takes about a third of the time a campaign
+// spends on a test (issue 32), so two threads keep up and the rest stay for the GPU's feeding.
+void Device::startCompiler() {
+  std::lock_guard<std::mutex> lock(jitMu_);
+  if (compiler_ || open_.empty() || !api_.cuLinkCreate || !api_.cuLinkAddData || !api_.cuLinkComplete ||
+      !api_.cuLinkDestroy)
+    return;
+  int version = 0;
+  if (api_.cuDriverGetVersion) api_.cuDriverGetVersion(&version);
+  const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency() / 2), 1, 4);
+  compiler_ = std::make_unique<Compiler>(api_, open_[0].ctx, open_[0].name, version, jitDir_, threads);
+  for (const std::string& ptx : ahead_) compiler_->prefetch(ptx);
+  ahead_.clear();
+}
+
+void Device::jitCache(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(jitMu_);
+  if (jitDirSet_) return;
+  jitDir_ = dir;
+  jitDirSet_ = true;
+}
+
+void Device::prefetch(const std::string& ptx) {
+  std::lock_guard<std::mutex> lock(jitMu_);
+  if (compiler_)
+    compiler_->prefetch(ptx);
+  else if (ahead_.size() < 16)
+    ahead_.push_back(ptx);
 }
 
 void Device::check(CUresult r, const std::string& what, RunStatus status) {
@@ -67,6 +99,7 @@ void Device::openGpu(size_t i) {
 void Device::open(int gpus) {
   if (!driver_) openDriver();
   while (open_.size() < static_cast<size_t>(gpus)) openGpu(open_.size());
+  startCompiler();
   gpus_ = gpus;
   for (size_t i = 1; i < static_cast<size_t>(gpus); ++i) {
     Gpu& g = open_[i];
@@ -97,6 +130,8 @@ void Device::select(int i) {
 void Device::release() {
   if (open_.empty()) return;
   select(0);
+  for (cuda::CUtexObject t : textures_) api_.cuTexObjectDestroy(t);
+  textures_.clear();
   for (CUdeviceptr p : allocations_) api_.cuMemFree(p);
   for (const auto& [p, bytes] : reserved_) {
     api_.cuMemUnmap(p, bytes);
@@ -121,11 +156,23 @@ void Device::load(const std::string& ptx) {
   for (int i = 0; i < gpus_; ++i) {
     Gpu& g = open_[static_cast<size_t>(i)];
     select(i);
-    cuda::JitOptions jit;  // the same as --emit-sass's (sass.cpp)
-    const CUresult r = api_.cuModuleLoadDataEx(&g.module, ptx.c_str(), jit.count, jit.options, jit.values);
+    cuda::JitOptions jit;  // the same as --emit-sass's (sass.cpp) and the compiler's (jit.cpp)
+    CUresult r = cuda::CUDA_SUCCESS;
+    std::string log;
+    if (compiler_ && g.name == open_[0].name) {
+      Compiler::Result c = compiler_->get(ptx);
+      r = c.status;
+      log = c.log;
+      if (r == cuda::CUDA_SUCCESS)
+        check(api_.cuModuleLoadDataEx(&g.module, c.cubin.data(), jit.count, jit.options, jit.values),
+              "cuModuleLoadDataEx (the compiled module)");
+    } else {
+      r = api_.cuModuleLoadDataEx(&g.module, ptx.c_str(), jit.count, jit.options, jit.values);
+      log = jit.text();
+    }
     if (r != cuda::CUDA_SUCCESS)
-      throw DriverError{RunStatus::Error, "the CUDA driver rejected the generated PTX: " + cuda::errorText(api_, r) +
-                                              "\n" + jit.text()};
+      throw DriverError{RunStatus::Error,
+                        "the CUDA driver rejected the generated PTX: " + cuda::errorText(api_, r) + "\n" + log};
     check(api_.cuModuleGetFunction(&g.test, g.module, "litmus_test"), "cuModuleGetFunction");
     check(api_.cuModuleGetFunction(&g.tally, g.module, "litmus_tally"), "cuModuleGetFunction");
   }
@@ -202,6 +249,22 @@ CUdeviceptr Device::allocTwice(uint64_t bytes, uint64_t& span) {
   check(api_.cuMemSetAccess(p, 2 * span, access.data(), access.size()), "cuMemSetAccess");
   check(api_.cuMemsetD8(p, 0, span), "cuMemsetD8");
   return p;
+}
+
+cuda::CUtexObject Device::texture(CUdeviceptr p, uint64_t bytes) {
+  if (!api_.cuTexObjectCreate || !api_.cuTexObjectDestroy)
+    throw DriverError{RunStatus::NoDevice, "the test has a texture alias, which needs the driver's cuTexObjectCreate"};
+  select(0);
+  cuda::ResourceDesc res{};
+  res.resType = cuda::CU_RESOURCE_TYPE_LINEAR;
+  res.res.linear = {p, cuda::CU_AD_FORMAT_UNSIGNED_INT32, 1, bytes};
+  cuda::TextureDesc tex{};  // point sampling (filter mode 0), address mode wrap (ignored for linear)
+  tex.flags = cuda::CU_TRSF_READ_AS_INTEGER;
+  cuda::CUtexObject t = 0;
+  check(api_.cuTexObjectCreate(&t, &res, &tex, nullptr),
+        "cuTexObjectCreate (a texture over " + std::to_string(bytes) + " bytes of locations)");
+  textures_.push_back(t);
+  return t;
 }
 
 void Device::launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args,

@@ -5,12 +5,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gpu-runner/cuda_api.h"
 #include "gpu-runner/harness.h"
+#include "gpu-runner/jit.h"
 #include "gpu-runner/params.h"
 #include "gpu-runner/runner.h"
 
@@ -37,8 +40,14 @@ class Device {
   int gpus() const { return gpus_; }  // of the current job
   // Makes device i's context current (no driver call when it is already).
   void select(int i);
-  // The module in every context of the job, and its kernels.
+  // The module in every context of the job, and its kernels: the machine code the compiler made
+  // ahead (jit.h) where the device is of the first's kind, else the driver's JIT of the PTX.
   void load(const std::string& ptx);
+  // Compile a later job's module on the compiler's threads (queued until the first device is open).
+  // These two may be called from another thread than the rest.
+  void prefetch(const std::string& ptx);
+  // Where compilations are kept on disk ("": nowhere); the first call decides.
+  void jitCache(const std::string& dir);
   // Frees the job's buffers and unloads its modules: the next job starts with none of them.
   void release();
 
@@ -49,6 +58,9 @@ class Device {
   cuda::CUdeviceptr alloc(uint64_t bytes);
   // One physical buffer of at least `bytes`, mapped at p and again at p + span, zeroed; returns p.
   cuda::CUdeviceptr allocTwice(uint64_t bytes, uint64_t& span);
+  // A texture object over `bytes` of a buffer on the first device, as 32-bit elements; destroyed
+  // by release().
+  cuda::CUtexObject texture(cuda::CUdeviceptr p, uint64_t bytes);
   // On the current device. clusterSize 0: a plain launch; `programmatic`: it may overlap the
   // previous one in the stream (docs/gpu-runner.md, "Grids").
   void launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args,
@@ -83,9 +95,16 @@ class Device {
   std::vector<cuda::CUdeviceptr> allocations_;
   std::vector<std::pair<cuda::CUdeviceptr, uint64_t>> reserved_;  // address ranges of allocTwice
   std::vector<cuda::CUmemGenericAllocationHandle> handles_;
+  std::vector<cuda::CUtexObject> textures_;
+  std::mutex jitMu_;  // compiler_ (its creation), ahead_, jitDir_
+  std::unique_ptr<Compiler> compiler_;  // from open(): the first device's, when the driver links
+  std::vector<std::string> ahead_;      // prefetched before there was a compiler
+  std::string jitDir_;
+  bool jitDirSet_ = false;
 
   void openDriver();
   void openGpu(size_t i);
+  void startCompiler();
   void check(cuda::CUresult r, const std::string& what, RunStatus status = RunStatus::Error);
   int attribute(const Gpu& g, int which);
   uint32_t resident(const Gpu& g, const Shape& s, uint32_t threads);

@@ -29,6 +29,7 @@ namespace {
 
 struct Buffers {
   CUdeviceptr loc[2] = {0, 0}, res = 0, shout = 0, spin = 0, scratch = 0, table = 0;
+  cuda::CUtexObject tex[2] = {0, 0};  // texture aliases: loc[i] as a texture
   uint64_t tableBytes = 0;
   uint64_t aliasSpan = 0;  // tests with aliases: where the second mapping of the locations starts
 };
@@ -42,6 +43,8 @@ Buffers allocate(Device& d, const Job& job, const Shape& shape, const RunOptions
   for (CUdeviceptr& loc : b.loc)
     loc = job.aliases ? d.allocTwice(locationBytes(shape, o.profile), b.aliasSpan)
                       : d.alloc(locationBytes(shape, o.profile));
+  if (job.texture)
+    for (int i = 0; i < 2; ++i) b.tex[i] = d.texture(b.loc[i], locationBytes(shape, o.profile));
   if (b.aliasSpan > UINT32_MAX)
     throw DriverError{RunStatus::Error, "the location buffer is too large for an alias offset"};
   b.res = d.alloc(n * static_cast<uint64_t>(std::max(1, job.regResults)) * kResultSlotBytes);
@@ -109,7 +112,10 @@ void synchronizeAll(Device& d) {
 // roles of the other test GPUs leave at once.
 void launchTests(Device& d, Buffers& b, const Job& job, const Shape& shape, Launch& cur, CUdeviceptr here) {
   uint32_t gpu = 0;
-  void* args[] = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data(), &gpu};
+  // the last parameter: p_gpu of a test across GPUs, or p_tex of one with a texture alias (never both)
+  cuda::CUtexObject tex = here == b.loc[0] ? b.tex[0] : b.tex[1];
+  void* last = job.texture ? static_cast<void*>(&tex) : static_cast<void*>(&gpu);
+  void* args[] = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data(), last};
   for (int i = 0; i < d.gpus(); ++i) {
     d.select(i);
     gpu = static_cast<uint32_t>(i);
@@ -239,7 +245,9 @@ Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const R
   j.name = test.name;
   j.ptx = std::move(ptx);
   j.shape = plan.shape;
-  j.aliases = std::any_of(plan.locs.begin(), plan.locs.end(), [](const LocPlan& l) { return l.aliasOf >= 0; });
+  j.aliases = std::any_of(plan.locs.begin(), plan.locs.end(),
+                          [](const LocPlan& l) { return l.aliasOf >= 0 && !l.texture; });
+  j.texture = plan.hasTexture();
   j.regResults = plan.regResults;
   j.sharedResults = plan.sharedResults;
   j.observed = static_cast<int>(plan.observed.size());
@@ -259,12 +267,18 @@ Session::~Session() = default;
 // rest is the margin for the launches in flight, the table's read-back and the hand-over.
 constexpr double kDeadlineShare = 0.75;
 
+void Session::prefetch(const std::string& ptx, const std::string& cacheDir) {
+  device_->jitCache(cacheDir);
+  device_->prefetch(ptx);
+}
+
 RunResult Session::run(const Job& job) {
   const auto begin = std::chrono::steady_clock::now();
   RunResult r;
   const RunOptions& options = job.options;
   Shape shape = job.shape;
   try {
+    device_->jitCache(options.jitCache);
     device_->open(job.gpus);
     Device& d = *device_;
     describeDevices(d, r);

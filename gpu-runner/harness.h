@@ -19,6 +19,7 @@ struct Job {
   std::string ptx;
   Shape shape;
   bool aliases = false;  // some location is a generic alias: buffers are mapped twice
+  bool texture = false;  // some location is a texture alias: a texture object over each buffer (p_tex)
   int regResults = 0, sharedResults = 0;
   int observed = 0;  // observed terms: the histogram key's width
   std::vector<bool> gridProgrammatic{false};
@@ -44,6 +45,10 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   RunResult run(const Job& job);
+  // A later job's module, compiled while this one runs (jit.h); cacheDir as RunOptions::jitCache.
+  // Never fails: trouble with the driver is the job's to report. May be called from another
+  // thread than run's (the worker's reader); the modules wait for the first job to open the GPU.
+  void prefetch(const std::string& ptx, const std::string& cacheDir);
 
  private:
   std::unique_ptr<Device> device_;

@@ -158,6 +158,14 @@ RunResult MultiRunner::collect() {
   return r;
 }
 
+// Every worker that will run a share of the test compiles it (each has a context of its own).
+void MultiRunner::prefetch(const litmus::Test& test, const RunOptions& options) {
+  std::set<int> testGpus;
+  for (const litmus::Thread& t : test.threads) testGpus.insert(t.gpu);
+  const bool split = runners_.size() > 1 && testGpus.size() <= 1;
+  for (size_t i = 0; i < (split ? runners_.size() : 1); ++i) runners_[i]->prefetch(test, options);
+}
+
 RunResult MultiRunner::run(const litmus::Test& test, const RunOptions& options) {
   submit(test, options);
   return collect();

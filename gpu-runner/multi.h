@@ -47,6 +47,7 @@ class MultiRunner {
   MultiRunner& operator=(const MultiRunner&) = delete;
   void submit(const litmus::Test& test, const RunOptions& options);
   RunResult collect();
+  void prefetch(const litmus::Test& test, const RunOptions& options);  // as Runner's
   RunResult run(const litmus::Test& test, const RunOptions& options);
   int workersStarted() const;
 

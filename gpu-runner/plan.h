@@ -5,6 +5,7 @@
 // instructions are refused by the generator (ptx_gen.h), one place per opcode.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -46,6 +47,9 @@ struct LocPlan {
   bool wgmmaTile = false;   // a wgmma.mma_async tile: the harness fills the words the test does
                             // not use (ptx_body_wgmma.cpp)
   int aliasOf = -1;  // a generic alias: the location whose memory it is (the elements are there)
+  // With aliasOf: a texture alias, read with tex.1d through a texture object over the location
+  // buffer (the kernel's p_tex) at the element of aliasOf's address; no second mapping.
+  bool texture = false;
   // A tensor map (`tensormap:`): the harness encodes it (cuTensorMapEncodeTiled) as the
   // map template `tensorMap` of the module, and the tally copies it into every instance's slot,
   // pointed at the instance's slot of location `tensor` (ptx_body_tensor.cpp). -1: no map.
@@ -136,6 +140,9 @@ struct Plan {
   std::vector<RolePlan> roles;
   std::vector<ThreadPlan> threads;
   std::vector<LocPlan> locs;
+  bool hasTexture() const {  // a texture alias: the kernel takes a texture object (p_tex)
+    return std::any_of(locs.begin(), locs.end(), [](const LocPlan& l) { return l.texture; });
+  }
   std::vector<ObsPlan> observed;
   // Result slots per instance (kResultSlotBytes each, ptx_gen.h): observed registers and done
   // slots in the register results, observed shared elements in the shared results.

@@ -209,28 +209,59 @@ bool serialCapable(const Test& test, const Plan& plan) {
   return true;
 }
 
+namespace {
+
+// Does a thread name one of `names` in an instruction other than a load (a store, an atomic, ...)?
+bool written(const Test& test, const std::set<std::string>& names) {
+  for (const litmus::Thread& t : test.threads)
+    for (const litmus::Instr& in : t.code)
+      if (in.op != litmus::Opcode::Ld)
+        for (const litmus::Operand& a : in.args)
+          if (a.kind == litmus::Operand::Kind::Addr && names.count(a.name)) return true;
+  return false;
+}
+
+}  // namespace
+
 // A generic alias is the location's memory seen through the buffer's second mapping (harness.cpp),
-// so one alias per global location; texture and constant views would need those objects, and a
-// surface has no form that aliases memory.
+// so one alias per global location. A texture alias is a texture object over the location buffer
+// (harness.cpp, ptx_body.cpp), read at the location's element. A surface and a constant bank have
+// no form that aliases memory the test's threads write.
 void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>& byName) {
   std::set<int> aliased;
   for (size_t v = 0; v < test.locations.size(); ++v) {
     const litmus::Location& loc = test.locations[v];
     if (loc.aliasOf.empty()) continue;
     const std::string what = "location '" + loc.name + "' is an alias of '" + loc.aliasOf + "'";
+    int target = byName.at(loc.aliasOf);
+    while (!test.locations[static_cast<size_t>(target)].aliasOf.empty())
+      target = byName.at(test.locations[static_cast<size_t>(target)].aliasOf);
     // a surface reads and writes a CUDA array (cuSurfObjectCreate takes CU_RESOURCE_TYPE_ARRAY
     // only), which no global or generic address reaches: the hardware has no such alias
     if (loc.aliasProxy == litmus::Proxy::Surface)
       throw Error(loc.loc, what + " through the surface proxy; a surface object on the GPU reads and writes a CUDA "
                                "array, which no global address reaches, so no hardware surface aliases a location");
-    if (loc.aliasProxy != litmus::Proxy::Generic)
+    // the constant bank of a launch is written by the host before it (cuModuleGetGlobal and a copy)
+    // and is read-only to the kernel: no store of a running thread reaches a constant view
+    if (loc.aliasProxy == litmus::Proxy::Constant && written(test, {loc.name, loc.aliasOf}))
+      throw Error(loc.loc, what + " through the constant proxy, and the test writes it; constant memory is "
+                               "written only by the host before a launch, so no hardware constant view sees a "
+                               "store of a running kernel");
+    const bool texture = loc.aliasProxy == litmus::Proxy::Texture;
+    if (loc.aliasProxy != litmus::Proxy::Generic && !texture)
       throw Error(loc.loc, what + " through the " + litmus::toString(loc.aliasProxy) +
-                               " proxy; the GPU runner has no texture, constant or tensor-map objects yet");
-    int target = byName.at(loc.aliasOf);
-    while (!test.locations[static_cast<size_t>(target)].aliasOf.empty())
-      target = byName.at(test.locations[static_cast<size_t>(target)].aliasOf);
+                               " proxy; the GPU runner has no such alias (only generic and texture ones)");
     if (plan.locs[v].shared || plan.locs[static_cast<size_t>(target)].shared)
-      throw Error(loc.loc, what + "; the GPU runner maps only global memory twice");
+      throw Error(loc.loc, what + (texture ? "; a texture object reads global memory only"
+                                           : "; the GPU runner maps only global memory twice"));
+    if (texture) {
+      if (plan.gpus > 1)
+        throw Error(loc.loc, what + " through the texture proxy; the GPU runner makes texture objects for tests on "
+                                   "one GPU only");
+      plan.locs[v].aliasOf = target;
+      plan.locs[v].texture = true;
+      continue;
+    }
     if (!aliased.insert(target).second)
       throw Error(loc.loc, what + ", which has another alias; the GPU runner maps memory only twice");
     plan.locs[v].aliasOf = target;

@@ -93,6 +93,8 @@ class BodyEmitter {
   // ld/st have no 16-bit float types: .f16/.bf16 move the same bits as .b16 (and x2 as .b32).
   static std::string accessType(Type t);
   void checkProxy(const Instr& in) const;
+  const LocPlan* textureAlias(const Instr& in) const;
+  void texLoad(const Instr& in, const LocPlan& l);
 
   void ld(const Instr& in);
 

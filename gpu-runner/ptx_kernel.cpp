@@ -241,6 +241,10 @@ void emitLocations(PtxText& out, const Plan& plan) {
     const LocPlan& l = plan.locs[v];
     if (l.aliasOf < 0) continue;
     const std::string sv = num(static_cast<int64_t>(v));
+    if (l.texture) {  // a texture alias: tex.1d reads its target's element (ptx_body.cpp, texLoad)
+      for (const char* r : {"%g", "%a"}) out.op(std::string("mov.u64 ") + r + sv + ", " + r + num(l.aliasOf));
+      continue;
+    }
     out.comment("location " + l.name + ": an alias, the same memory through the buffer's second mapping");
     out.op("ld.param.u32 %h_x, " + word(kLp, kAliasSpan));
     out.op("cvt.u64.u32 %h_X, %h_x");
@@ -549,8 +553,9 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
       ".visible .entry litmus_test(\n\t.param .u64 p_loc,\n\t.param .u64 p_res,\n\t.param .u64 p_shout,\n"
       "\t.param .u64 p_spin,\n\t.param .u64 p_scratch,\n\t.param .align 4 .b8 p_lp[" +
       num(4 * kLaunchWords) + "]");
-  // a test across GPUs: the test GPU the launch's device plays (docs/gpu-runner.md, "Several GPUs")
+  // p_gpu: the device's test GPU (docs/gpu-runner.md, "Several GPUs"); p_tex: see harness.cpp
   if (plan.gpus > 1) out.raw(",\n\t.param .u32 p_gpu");
+  if (plan.hasTexture()) out.raw(",\n\t.param .u64 p_tex");
   out.raw("\n)\n{\n");
   declareHarness(out, plan);
   if (plan.warpgroups) declareWgmmaRegisters(out, test);

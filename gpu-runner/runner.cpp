@@ -16,7 +16,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -160,7 +164,7 @@ std::string encodeJob(const Job& j) {
   const Shape& h = j.shape;
   os << "name " << escape(j.name) << "\nshape " << h.roles << " " << h.clusterSize << " " << h.clusterLaunch << " "
      << h.warpsPerBlock << " " << h.maxGroupsPerBlock << " " << h.laneMode << " " << h.globalLocations << " "
-     << h.slotBytes << " " << h.slotAlign << " " << h.serial << "\naliases " << j.aliases << "\nresults " << j.regResults << " "
+     << h.slotBytes << " " << h.slotAlign << " " << h.serial << "\naliases " << j.aliases << " " << j.texture << "\nresults " << j.regResults << " "
      << j.sharedResults << " " << j.observed << "\ngrids";
   for (bool g : j.gridProgrammatic) os << " " << g;
   os << "\ngpus " << j.gpus << "\n";
@@ -172,7 +176,7 @@ std::string encodeJob(const Job& j) {
   }
   const RunOptions& o = j.options;
   os << "options " << o.count << " " << o.seed << " " << o.timeoutSeconds << " " << o.budgetSeconds << " "
-     << o.progress << "\nprofile " << escape(formatProfile(o.profile)) << "\nptx\n" << j.ptx;
+     << o.progress << "\njitcache " << escape(o.jitCache) << "\nprofile " << escape(formatProfile(o.profile)) << "\nptx\n" << j.ptx;
   return os.str();
 }
 
@@ -195,7 +199,7 @@ Job decodeJob(const std::string& text) {
       vs >> h.roles >> h.clusterSize >> h.clusterLaunch >> h.warpsPerBlock >> h.maxGroupsPerBlock >> h.laneMode >>
           h.globalLocations >> h.slotBytes >> h.slotAlign >> h.serial;
     else if (key == "aliases")
-      vs >> j.aliases;
+      vs >> j.aliases >> j.texture;
     else if (key == "results")
       vs >> j.regResults >> j.sharedResults >> j.observed;
     else if (key == "gpus")
@@ -218,6 +222,8 @@ Job decodeJob(const std::string& text) {
       vs >> o.count >> o.seed >> o.timeoutSeconds >> o.budgetSeconds >> o.progress;
     else if (key == "profile")
       o.profile = parseProfile(unescape(rest), "<job>");
+    else if (key == "jitcache")
+      o.jitCache = unescape(rest);
   }
   return j;
 }
@@ -237,9 +243,13 @@ bool sendFrame(int fd, const std::string& payload) {
 
 enum class Read { Done, Closed, Late };
 
-// Reads one frame, waiting until `deadline`; Closed when the other side went away first.
-Read readFrame(int fd, std::chrono::steady_clock::time_point deadline, std::string& out) {
+// Reads one frame, waiting until `deadline`; Closed when the other side went away first. `carry`
+// holds what was read past the frame, the start of the next one (the worker's prefetch frames
+// and its job come back to back); without it the other side must send one frame at a time.
+Read readFrame(int fd, std::chrono::steady_clock::time_point deadline, std::string& out,
+               std::string* carry = nullptr) {
   std::string buf;
+  if (carry) buf.swap(*carry);
   size_t need = std::string::npos, header = 0;
   char chunk[65536];
   for (;;) {
@@ -247,6 +257,7 @@ Read readFrame(int fd, std::chrono::steady_clock::time_point deadline, std::stri
       need = header + 1 + std::strtoull(buf.c_str(), nullptr, 10);
     if (need != std::string::npos && buf.size() >= need) {
       out = buf.substr(header + 1, need - header - 1);
+      if (carry) *carry = buf.substr(need);
       return Read::Done;
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -267,11 +278,46 @@ double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-// The worker's life: jobs in, results out, until the parent closes the socket or a job fails.
+// A prefetch frame: this line, the cache directory's line, the module (no answer is sent).
+constexpr const char* kPrefetchFrame = "prefetch\n";
+
+// The worker's life: jobs in, results out, until the parent closes the socket or a job fails. A
+// reader thread takes the frames as they come, so that a prefetched module starts compiling while
+// the GPU runs the current job, and the parent's sends never wait for the job's end (a parent
+// blocked in a send would not run its watchdog).
 [[noreturn]] void workerMain(int fd, const std::vector<int>& devices) {
   Session session(devices);
-  const auto never = std::chrono::steady_clock::time_point::max();
-  for (std::string text; readFrame(fd, never, text) == Read::Done;) {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<std::string> jobs;
+  bool closed = false;
+  std::thread reader([&] {
+    const auto never = std::chrono::steady_clock::time_point::max();
+    std::string carry;
+    for (std::string text; readFrame(fd, never, text, &carry) == Read::Done;) {
+      if (text.rfind(kPrefetchFrame, 0) == 0) {
+        const size_t dir = std::char_traits<char>::length(kPrefetchFrame), ptx = text.find('\n', dir);
+        if (ptx != std::string::npos) session.prefetch(text.substr(ptx + 1), unescape(text.substr(dir, ptx - dir)));
+        continue;
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      jobs.push_back(std::move(text));
+      cv.notify_one();
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    closed = true;
+    cv.notify_one();
+  });
+  reader.detach();  // _exit ends it
+  for (;;) {
+    std::string text;
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait(lock, [&] { return closed || !jobs.empty(); });
+      if (jobs.empty()) break;
+      text = std::move(jobs.front());
+      jobs.pop_front();
+    }
     const auto start = std::chrono::steady_clock::now();
     RunResult r = session.run(decodeJob(text));
     r.workerSeconds = since(start);
@@ -366,7 +412,11 @@ void Runner::submit(const litmus::Test& test, const RunOptions& options) {
                     std::chrono::duration<double>(options.timeoutSeconds > 0 ? options.timeoutSeconds : 1e9));
   for (int attempt = 0; attempt < 2 && !p->sent; ++attempt) {  // a worker that died idle is replaced once
     if (!worker_) {
+      idleFresh_ = false;
       if (!spawn(p->failed)) break;
+      p->fresh = true;
+    } else if (idleFresh_) {  // started by prefetch for this test
+      idleFresh_ = false;
       p->fresh = true;
     }
     p->sent = sendFrame(worker_->fd, job);
@@ -414,6 +464,25 @@ RunResult Runner::collect() {
   r.overheadSeconds = p->prepSeconds + std::max(0.0, r.workerSeconds - r.seconds - r.jitSeconds) +
                       (got == Read::Done ? 0.0 : since(received));
   return r;
+}
+
+// The module as submit will make it; a test the runner refuses, or one across GPUs (compiled for
+// each of its devices when it runs), is left to submit.
+void Runner::prefetch(const litmus::Test& test, const RunOptions& options) {
+  std::string ptx;
+  try {
+    const Plan plan = makePlan(test);
+    if (plan.gpus > 1) return;
+    ptx = generateModule(test, plan);
+  } catch (const litmus::Error&) {
+    return;
+  }
+  RunResult failed;
+  if (!worker_) {
+    if (!spawn(failed)) return;
+    idleFresh_ = true;
+  }
+  if (!sendFrame(worker_->fd, kPrefetchFrame + escape(options.jitCache) + "\n" + ptx)) stop(true);
 }
 
 RunResult Runner::run(const litmus::Test& test, const RunOptions& options) {

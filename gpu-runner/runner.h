@@ -74,6 +74,9 @@ struct RunOptions {
   double budgetSeconds = 0;    // > 0: stop launching once the test has run this long (GPU time)
   Profile profile;
   bool progress = false;  // a progress line on stderr
+  // Where the driver's compilations are kept between runs (docs/gpu-runner.md, "The JIT off the
+  // critical path"); "": not kept on disk.
+  std::string jitCache;
 };
 
 enum class RunStatus {
@@ -166,6 +169,10 @@ class Runner {
   // result under the watchdog. The watchdog's clock runs from submit.
   void submit(const litmus::Test& test, const RunOptions& options);
   RunResult collect();
+  // Hands a later test's module to the worker to compile while the current test runs (starting a
+  // worker if there is none), so that its submit finds the machine code ready; call it in the
+  // order the tests will run, ahead of their submits. Refusals are left for submit to report.
+  void prefetch(const litmus::Test& test, const RunOptions& options);
   int workersStarted() const { return started_; }
   // Saves the probe submit would make for the first test across GPUs.
   void knowDevices(const DeviceProbe& probe);
@@ -183,12 +190,17 @@ class Runner {
   std::unique_ptr<Pending> pending_;
   int started_ = 0;
   bool workerPerTest_ = false;
+  bool idleFresh_ = false;  // prefetch started the worker, and no test has run in it yet
   std::vector<int> devices_;
   std::unique_ptr<DeviceProbe> probe_;
   void checkGpus(const litmus::Test& test, int need, double timeoutSeconds);
   void stop(bool kill);
   bool spawn(RunResult& r);
 };
+
+// Where `litmus run` keeps the driver's compilations unless told (--jit-cache):
+// $XDG_CACHE_HOME/ptx-litmus/cubin, else $HOME/.cache/ptx-litmus/cubin; "" without either.
+std::string defaultJitCacheDir();
 
 // One test in a worker of its own.
 RunResult run(const litmus::Test& test, const RunOptions& options);

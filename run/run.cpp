@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <set>
@@ -50,6 +51,8 @@ struct RunArgs {
   bool resume = false, perFamily = false, workerPerTest = false;
   suite::Shard shard;  // --shard K/N (docs/scale.md)
   std::string gpus;    // --gpus all|LIST (docs/gpu-runner.md, "Several GPUs")
+  std::string jitCache = gpu::defaultJitCacheDir();  // docs/gpu-runner.md, "The JIT off the critical path"
+  int jitAhead = 3;
 };
 
 struct UsageError {
@@ -147,6 +150,13 @@ void addCampaignOptions(CLI::App& app, RunArgs& a, RawArgs& w) {
       ->type_name("S");
   app.add_flag("--resume", a.resume, "with --json FILE: skip the tests whose results FILE holds, append the "
                                      "others (a torn last line is dropped and its test rerun)");
+  app.add_option("--jit-cache", a.jitCache, "keep the driver's compilations of the tests in DIR (default "
+                                            "$XDG_CACHE_HOME/ptx-litmus/cubin; none: not on disk)")
+      ->type_name("DIR");
+  app.add_option("--jit-ahead", a.jitAhead, "compile the next N tests on host threads while the GPU runs the "
+                                            "current one (default 3; 0: each test's JIT when it starts)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 64));
   app.add_flag("--worker-per-test", a.workerPerTest,
                "a fresh worker process and CUDA context for every test (slower; to measure the per-test "
                "overhead the persistent worker saves)");
@@ -283,6 +293,7 @@ gpu::RunOptions runOptions(const RunArgs& a, const gpu::Profile& profile) {
   o.budgetSeconds = a.budget;
   o.profile = profile;
   o.progress = isatty(STDERR_FILENO);
+  o.jitCache = a.jitCache == "none" ? "" : a.jitCache;
   return o;
 }
 
@@ -358,32 +369,19 @@ int runTune(const RunArgs& a, std::vector<litmus::Test> tests, gpu::ProfileSet s
   return 0;
 }
 
-// Runs the test; false when the runner refused it (`refusal` says why). NoDriver and NoDevice
-// come back in r.status.
-bool runOrRefuse(gpu::Runner& runner, const litmus::Test& t, const gpu::RunOptions& o, gpu::RunResult& r,
-                 std::string& refusal) {
-  try {
-    r = runner.run(t, o);
-    return true;
-  } catch (const litmus::Error& e) {
-    refusal = e.what();
-    return false;
-  }
-}
-
-bool fatal(const gpu::RunResult& r) {
-  return r.status == gpu::RunStatus::NoDriver || r.status == gpu::RunStatus::NoDevice;
-}
-
 // Runs one test, prints its report and JSON line; returns its verdict (nullopt: no driver/device).
-// The model works out the allowed states while the GPU runs the test (the first share of a sweep).
+// The model works out the allowed states while the GPU runs the test (the first share of a sweep),
+// after `whileRunning` (which hands the next tests to the compiler).
 std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Test& t, const RunArgs& a,
                                       const gpu::RunOptions& o, const std::string& section, std::ostream* json,
-                                      runcli::Timing& timing, suite::ProgressLine& progress) {
+                                      runcli::Timing& timing, suite::ProgressLine& progress,
+                                      const std::function<void()>& whileRunning) {
   const std::vector<gpu::RunOptions> shares = gpu::sweepShares(o, a.sweep);
   try {
     runner.submit(t, shares.front());
+    whileRunning();
   } catch (const litmus::Error& e) {
+    whileRunning();
     progress.clear();
     std::cerr << e.what() << "\n";
     std::cout << "Test " << t.name << ": refused\n\n" << std::flush;
@@ -397,7 +395,7 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
   std::vector<gpu::SweepShare> swept;
   if (shares.size() > 1) r = runcli::sweepRest(runner, t, shares, std::move(r), swept);
   progress.clear();  // before anything is printed
-  if (fatal(r)) {
+  if (runcli::fatal(r)) {
     std::cerr << "litmus run: " << r.message << "\n";
     return std::nullopt;
   }
@@ -419,13 +417,6 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
     *json << line.dump() << "\n" << std::flush;
   }
   return j.verdict;
-}
-
-void printSummary(size_t tests, std::map<runcli::Verdict, int>& verdicts) {
-  std::cout << "Summary: " << tests << " tests:";
-  for (runcli::Verdict v : judge::kRunVerdicts)
-    std::cout << (v == runcli::Verdict::Ok ? " " : ", ") << verdicts[v] << " " << judge::toString(v);
-  std::cout << "\n";
 }
 
 // The GPUs --gpus names on this machine (none without --gpus); throws UsageError when it names
@@ -462,7 +453,16 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   suite::ProgressLine progress(isatty(STDERR_FILENO) && tests.size() > 1);
   size_t reached = 0;
   const auto start = std::chrono::steady_clock::now();
+  // Hands the modules of the i-th test and the --jit-ahead after it to the worker's compiler, once
+  // test i-1 is submitted (their generation overlaps its run): test i compiles while i-1 runs.
+  size_t ahead = 0;  // tests[0, ahead) were handed over or skipped
+  const auto prefetch = [&](size_t i) {
+    for (ahead = std::max(ahead, i); a.jitAhead > 0 && ahead < std::min(tests.size(), i + 1 + a.jitAhead); ++ahead)
+      if (!earlier.find(tests[ahead])) runner.prefetch(tests[ahead], runOptions(a, profiles.base));
+  };
+  prefetch(0);
   for (const litmus::Test& t : tests) {
+    const size_t i = reached;
     progress.update(reached++, tests.size(), t.name);
     if (const auto done = earlier.find(t)) {
       ++skipped;
@@ -477,8 +477,8 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
     std::string section;
     gpu::RunOptions o = runOptions(a, profiles.forFamily(litmus::familyOf(t), &section));
     o.progress = o.progress && !progress.enabled();
-    const std::optional<runcli::Verdict> v =
-        runOne(runner, t, a, o, section, a.json.empty() ? nullptr : &jsonFile, timing, progress);
+    const std::optional<runcli::Verdict> v = runOne(runner, t, a, o, section, a.json.empty() ? nullptr : &jsonFile,
+                                                    timing, progress, [&] { prefetch(i + 1); });
     if (!v) return 2;
     ++verdicts[*v];
     rc = cli::worse(rc, judge::exitCode(*v));
@@ -486,7 +486,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   progress.clear();
   if (a.resume) std::cout << "Resumed: " << skipped << " tests already in " << a.json << "\n";
   timing.print(std::cout, runner.workersStarted());
-  printSummary(tests.size() - left, verdicts);
+  runcli::printSummary(tests.size() - left, verdicts);
   if (left) {
     std::cerr << "litmus run: --max-time " << a.maxTime << " s reached: " << left << " of " << tests.size()
               << " tests not run; run the same command with --resume" << (a.resume ? "" : " (and --json)")
@@ -515,11 +515,11 @@ int selfTestOne(gpu::Runner& runner, const litmus::Test& t, const RunArgs& a, co
   const litmus::State& forced = model.allowed.front();
   gpu::RunResult r;
   std::string refusal;
-  if (!runOrRefuse(runner, t, o, r, refusal)) {
+  if (!runcli::runOrRefuse(runner, t, o, r, refusal)) {
     std::cout << "BROKEN " << name << ": refused: " << refusal << "\n";
     return 4;
   }
-  if (fatal(r)) {
+  if (runcli::fatal(r)) {
     std::cerr << "litmus run: " << r.message << "\n";
     fatalError = true;
     return 2;

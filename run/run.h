@@ -103,6 +103,14 @@ struct Timing {
   void print(std::ostream& os, int workers) const;
 };
 
+// Runs the test; false when the runner refused it (`refusal` says why). NoDriver and NoDevice
+// come back in r.status, which `fatal` tells.
+bool runOrRefuse(gpu::Runner& runner, const litmus::Test& t, const gpu::RunOptions& o, gpu::RunResult& r,
+                 std::string& refusal);
+bool fatal(const gpu::RunResult& r);
+// "Summary: N tests: ..." on stdout.
+void printSummary(size_t tests, std::map<Verdict, int>& verdicts);
+
 // A test the runner refused: its verdict object.
 nlohmann::ordered_json refusedJson(const litmus::Test& test, const std::string& reason);
 const char* statusWord(gpu::RunStatus);

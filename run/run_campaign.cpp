@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <ostream>
 #include <sstream>
 
@@ -177,6 +178,28 @@ nlohmann::ordered_json sweepJson(const std::vector<gpu::SweepShare>& swept) {
                    {"instances", s.instances}, {"condition", s.condition}, {"seconds", s.seconds}, {"profile", profile}});
   }
   return out;
+}
+
+bool runOrRefuse(gpu::Runner& runner, const litmus::Test& t, const gpu::RunOptions& o, gpu::RunResult& r,
+                 std::string& refusal) {
+  try {
+    r = runner.run(t, o);
+    return true;
+  } catch (const litmus::Error& e) {
+    refusal = e.what();
+    return false;
+  }
+}
+
+bool fatal(const gpu::RunResult& r) {
+  return r.status == gpu::RunStatus::NoDriver || r.status == gpu::RunStatus::NoDevice;
+}
+
+void printSummary(size_t tests, std::map<Verdict, int>& verdicts) {
+  std::cout << "Summary: " << tests << " tests:";
+  for (Verdict v : judge::kRunVerdicts)
+    std::cout << (v == Verdict::Ok ? " " : ", ") << verdicts[v] << " " << judge::toString(v);
+  std::cout << "\n";
 }
 
 }  // namespace runcli

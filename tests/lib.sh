@@ -21,6 +21,9 @@
 export LC_ALL=C
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/litmus-test.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
+# `litmus run` keeps the driver's compilations under $XDG_CACHE_HOME: each test script starts with
+# none, and writes nothing into the user's cache
+export XDG_CACHE_HOME=$TMP/cache
 OUT=$TMP/out
 ERR=$TMP/err
 RC=0

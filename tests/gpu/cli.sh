@@ -169,7 +169,18 @@ FAKE_CUDA_STATES="0,0" fake run -n 1000 catalog/alias/MP+alias-nofence.yaml
 check "a test with an alias runs (the buffer mapped twice)" test $RC -eq 0
 check "a test with an alias: its report" has out "Test MP+alias-nofence on Fake GPU"
 
-FAKE_CUDA_REJECT=1 fake run -n 1000 "$MP"
+# A texture alias: a texture object over each of the two location buffers (the fake logs
+# "texture PID BYTES" and accepts only a linear one of 32-bit unsigned integers), the kernel's p_tex.
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="1,0" fake run -n 1000 catalog/proxy/texture-nofence.yaml
+check "a test with a texture alias runs" has out "Test texture-nofence on Fake GPU"
+check "a texture alias: a texture object per location buffer" test "$(grep -c '^texture ' "$TMP/ctx")" -eq 2
+lit run --emit-ptx "$TMP/texptx" catalog/proxy/texture-nofence.yaml
+check "a texture alias: tld becomes tex.1d through p_tex" grep -q 'tex.1d.v4.u32.s32 {%w[0-9]*, %w[0-9]*, %w[0-9]*, %w[0-9]*}, \[%x[0-9]*, {%w[0-9]*}\]' "$TMP/texptx/texture-nofence.ptx"
+lit run --emit-ptx "$TMP/texptx" catalog/proxy/constant-nofence.yaml
+check "a constant alias of a written location: refused with the hardware's reason" has err "constant memory is written only by the host before a launch"
+
+FAKE_CUDA_REJECT=1 fake run -n 1000 --jit-cache none "$MP"  # a cached cubin would not be linked
 check "the driver rejects the generated PTX: internal error, exit 4" test $RC -eq 4
 check "the driver rejects the PTX: its log is shown" has out "fake: rejected on request"
 
@@ -272,6 +283,37 @@ fi
 
 # --resume and --max-time: a campaign in pieces. A torn last line (a killed run) is dropped and
 # its test run again; the tests whose results are in the file are not run again.
+# The JIT off the critical path (docs/gpu-runner.md): the worker's threads compile the next tests'
+# modules while the GPU runs the current one, and keep them on disk. The fake logs "link PID NAME"
+# per compilation and "cubin PID NAME" per module loaded as machine code.
+links() { grep '^link ' "$TMP/ctx" | cut -d' ' -f3 | sort | tr '\n' ' '; }
+LB=catalog/shapes/LB+acq.gpu+rel.gpu.yaml
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="0,0" fake run -n 1000 --jit-cache "$TMP/jit" "$MP" "$SB" "$MP"
+check "jit: each distinct module compiled once" test "$(links)" = "$MPNAME SB+fence.sc.gpu "
+check "jit: every test's module loaded as machine code" test "$(grep -c '^cubin ' "$TMP/ctx")" -eq 3
+check "jit: --jit-cache DIR holds the two compilations" test "$(ls "$TMP/jit" | wc -l)" -eq 2
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="0,0" fake run -n 1000 --jit-cache "$TMP/jit" "$MP" "$SB" "$MP"
+check "jit: a later campaign compiles nothing: the cache on disk" test "$(links)" = "" -a "$(grep -c '^cubin ' "$TMP/ctx")" -eq 3
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="0,0" fake run -n 1000 --jit-cache none "$MP" "$SB"
+check "--jit-cache none: compiled again" test "$(links)" = "$MPNAME SB+fence.sc.gpu "
+XDG_CACHE_HOME=$TMP/xdg FAKE_CUDA_STATES="0,0" fake run -n 1000 "$SB"
+check "jit: the default cache is under \$XDG_CACHE_HOME" test "$(ls "$TMP/xdg/ptx-litmus/cubin" | wc -l)" -eq 1
+FAKE_CUDA_REJECT=1 fake run -n 1000 --jit-cache none "$SB"
+check "jit: a module the linker rejects is an error with the driver's log" has out "the CUDA driver rejected the generated PTX: CUDA_ERROR_INVALID_PTX (218)"
+# Each link takes 0.3 s and each test 0.6 s of "GPU": compiled ahead, only the first test waits for
+# its JIT; with --jit-ahead 0, every test does.
+jits() { grep -o '"jitSeconds":[0-9.e-]*' "$1" | cut -d: -f2 | tr '\n' ' '; }
+slow() { FAKE_CUDA_LINK_US=300000 FAKE_CUDA_LAUNCH_US=600000 FAKE_CUDA_STATES="0,0" fake run -n 1000 --jit-cache none "$@" "$MP" "$SB" "$LB"; }
+slow --json "$TMP/ahead.json"
+check "jit: the tests after the first find their module compiled (JIT s: $(jits "$TMP/ahead.json"))" \
+  awk -v j="$(jits "$TMP/ahead.json")" 'BEGIN { n = split(j, a, " "); exit !(n == 3 && a[1] >= 0.25 && a[2] < 0.15 && a[3] < 0.15) }'
+slow --json "$TMP/behind.json" --jit-ahead 0
+check "--jit-ahead 0: every test waits for its JIT (JIT s: $(jits "$TMP/behind.json"))" \
+  awk -v j="$(jits "$TMP/behind.json")" 'BEGIN { n = split(j, a, " "); exit !(n == 3 && a[1] >= 0.25 && a[2] >= 0.25 && a[3] >= 0.25) }'
+
 FAKE_CUDA_STATES="0,0" fake run -n 1000 --json "$TMP/c.json" "$MP" "$SB"
 check "resume: two result lines to start from" test "$(wc -l <"$TMP/c.json")" -eq 2
 { head -1 "$TMP/c.json"; sed -n 2p "$TMP/c.json" | head -c 150; } >"$TMP/c2.json"

@@ -67,7 +67,8 @@ struct Dev {
   uint32_t launched = 0, queued = 0;  // epochs of the last test launch, and of the one not yet synchronized
 };
 Dev devs[kMaxDevices];
-int current = 0;
+// per thread, as the driver's current context is: the runner's compiler threads have their own
+thread_local int current = 0;
 int first = 0;  // the device playing test GPU 0 (its memory holds the buffers)
 
 int deviceCount() {
@@ -132,9 +133,9 @@ void fillTable(void* dst, size_t bytes) {
   if (all.empty()) std::memcpy(base + 4096 * entry, &fake.instances, 8);
 }
 
-void log(const std::string& line) {
+void log(const std::string& line, const std::string& name = fake.name) {
   if (const char* file = std::getenv("FAKE_CUDA_CTX_LOG"))
-    std::ofstream(file, std::ios::app) << line << " " << getpid() << (line == "load" ? " " + fake.name : "") << " "
+    std::ofstream(file, std::ios::app) << line << " " << getpid() << (line != "retain" ? " " + name : "") << " "
                                        << current << "\n";
 }
 
@@ -253,6 +254,12 @@ int cuCtxSynchronize() {
 }
 int cuModuleLoadDataEx(void** module, const void* image, unsigned n, int* options, void** values) {
   if (fake.sticky) return kLaunchFailed;
+  // a "cubin" of cuLinkComplete: its first line, then the PTX it was made of
+  const bool cubin = std::strncmp(static_cast<const char*>(image), "FAKE-CUBIN", 10) == 0;
+  if (cubin) {
+    image = std::strchr(static_cast<const char*>(image), '\n') + 1;
+    log("cubin", testName(static_cast<const char*>(image)));
+  }
   if (std::getenv("FAKE_CUDA_REJECT")) {
     for (unsigned i = 0; i < n; ++i)
       if (options[i] == 5) std::strcpy(static_cast<char*>(values[i]), "fake: rejected on request");
@@ -374,8 +381,11 @@ int cuTensorMapEncodeTiled(void* map, int, uint32_t rank, void*, const uint64_t*
   std::memset(map, static_cast<int>(rank), 128);
   return 0;
 }
-// The JIT linker (--emit-sass): the "cubin" is a recognisable blob naming the test and the PTX's
-// size; $FAKE_CUDA_REJECT makes cuLinkAddData refuse the PTX, with a log as cuModuleLoadDataEx's.
+// The JIT linker (--emit-sass, and the runner's compiler threads): the "cubin" is a recognisable
+// line naming the test and the PTX's size, then the PTX, which cuModuleLoadDataEx takes as a
+// cubin (logging "cubin PID NAME DEV" before its "load" line). $FAKE_CUDA_REJECT makes
+// cuLinkAddData refuse the PTX, with a log as cuModuleLoadDataEx's; each link logs "link PID NAME
+// DEV" and takes $FAKE_CUDA_LINK_US microseconds.
 struct Link {
   char* log = nullptr;  // the caller's CU_JIT_ERROR_LOG_BUFFER
   std::string cubin;
@@ -395,7 +405,9 @@ int cuLinkAddData_v2(void* state, int type, void* data, size_t size, const char*
     if (link->log) std::strcpy(link->log, "fake: rejected on request");
     return 218;
   }
-  link->cubin = "FAKE-CUBIN test " + testName(ptx) + ", " + std::to_string(size - 1) + " bytes of PTX\n";
+  if (const char* us = std::getenv("FAKE_CUDA_LINK_US")) usleep(static_cast<useconds_t>(std::atoi(us)));
+  log("link", testName(ptx));
+  link->cubin = "FAKE-CUBIN test " + testName(ptx) + ", " + std::to_string(size - 1) + " bytes of PTX\n" + ptx;
   return 0;
 }
 int cuLinkComplete(void* state, void** cubin, size_t* size) {
@@ -409,6 +421,27 @@ int cuLinkDestroy(void* state) {
   delete static_cast<Link*>(state);
   return 0;
 }
+// Texture objects (texture aliases): only a linear resource of one 32-bit unsigned channel, read as
+// integers, as the runner makes them; anything else is invalid (1). "texture PID BYTES DEV" in the
+// context log.
+struct Resource {
+  int type;
+  int pad;
+  uint64_t ptr;
+  int format;
+  unsigned channels;
+  size_t bytes;
+};
+int cuTexObjectCreate(uint64_t* t, const void* res, const void* tex, const void* view) {
+  static uint64_t next = 1;
+  const auto* r = static_cast<const Resource*>(res);
+  const unsigned flags = static_cast<const unsigned*>(tex)[4];
+  if (r->type != 2 || r->format != 3 || r->channels != 1 || r->bytes == 0 || !r->ptr || view || !(flags & 1)) return 1;
+  log("texture", std::to_string(r->bytes));
+  *t = next++;
+  return 0;
+}
+int cuTexObjectDestroy(uint64_t) { return 0; }
 int cuDriverGetVersion(int* v) {
   *v = 13000;
   return 0;

@@ -268,15 +268,26 @@ exists (x == 0)
 }
 
 TEST_CASE("what the runner cannot run is refused with the position and the instruction") {
-  CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: tex
-locations: {x: 0, t: {alias-of: x, proxy: texture}}
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: const
+locations: {x: 0, c: {alias-of: x, proxy: constant}}
 threads:
   P0:
     code: |
       st.global.u32 [x], 1;
 condition: exists (x == 1)
 )")),
-                    doctest::Contains("t.yaml:2:19: error: location 't' is an alias of 'x'"));
+                    doctest::Contains("t.yaml:2:19: error: location 'c' is an alias of 'x' through the constant "
+                                      "proxy, and the test writes it; constant memory is written only by the host"));
+  // a texture alias runs when read with tld (catalog/proxy/texture-*), and only so
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: tex
+locations: {x: 0, t: {alias-of: x, proxy: texture}}
+threads:
+  P0:
+    code: |
+      ld.global.u32 %r0, [t];
+condition: exists (P0:r0 == 1)
+)")),
+                    doctest::Contains("'t' is a texture alias: the GPU runner reads it with tld only"));
   CHECK_THROWS_WITH(
       gpu::generatePtx(yaml(R"(name: fp
 locations: {x: 0}
