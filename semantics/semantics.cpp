@@ -320,7 +320,8 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
   auto norm = [type](const Val& v) { return lift(v, [type](int64_t x) { return normalize(type, x); }); };
   switch (in.op) {
     case Opcode::Label:
-    case Opcode::Nop: break;
+    case Opcode::Nop:
+    case Opcode::SetMaxNReg: break;  // the warp's register budget only
     case Opcode::Mov:
       setReg(p, in.args[0], norm(value(p, in.args[1])), taintOf(p, in.args[1]));
       break;
