@@ -124,6 +124,23 @@ bool isWarpgroupAligned(const Instr& in) {
          in.op == Opcode::SetMaxNReg;
 }
 
+bool isAccess(const Instr& in) {
+  const EventClass e = opcodeInfo(in.op).event;
+  return e == EventClass::Read || e == EventClass::Write || e == EventClass::Rmw;
+}
+
+bool readsMemory(const Instr& in) {
+  const EventClass e = opcodeInfo(in.op).event;
+  return e == EventClass::Read || e == EventClass::Rmw;
+}
+
+bool isRmw(const Instr& in) { return opcodeInfo(in.op).event == EventClass::Rmw; }
+
+bool isFence(const Instr& in) {
+  const EventClass e = opcodeInfo(in.op).event;
+  return e == EventClass::Fence || e == EventClass::ProxyFence;
+}
+
 bool takesPredicate(WarpOp op) {
   const WarpShape s = warpOpInfo(op).shape;
   return s == WarpShape::Vote || s == WarpShape::Ballot;

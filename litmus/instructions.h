@@ -93,6 +93,12 @@ const WarpOpInfo& warpOpInfo(WarpOp);
 // vote: the source operand is a predicate, which may be negated.
 bool takesPredicate(WarpOp);
 
+// Classifications by the model event an instruction makes (OpcodeInfo::event).
+bool isAccess(const Instr&);     // ld, st, atom, red
+bool readsMemory(const Instr&);  // ld, atom, red
+bool isRmw(const Instr&);        // atom, red
+bool isFence(const Instr&);      // fence, membar, fence.proxy
+
 // The uni-directional proxy fences come in .release and .acquire halves (§9.7.13.4, D31).
 bool isUniDirectional(FenceProxyKind);
 

@@ -199,7 +199,7 @@ void InstrParser::takeMemOperands(const Quals& q, const std::string& who, std::v
 std::optional<Operand> InstrParser::convert(const Piece& p, Slot slot) {
   std::string_view s = p.s;
   if (s[0] == '{') {
-    bool rmw = in_.op == Opcode::Atom || in_.op == Opcode::Red;
+    const bool rmw = isRmw(in_);
     fail(p.off, rmw ? "a brace-enclosed vector operand needs a vector qualifier (.v2, .v4 or .v8)"
                     : "vector operands are not supported yet");
   }

@@ -426,7 +426,7 @@ std::string mnemonic(const Instr& in) {
     case Opcode::Mapa: return "mapa" + (in.space != Space::Generic ? dot(toString(in.space)) : "");
     case Opcode::GetCtaRank:
       return "getctarank" + (in.space != Space::Generic ? dot(toString(in.space)) : "");
-    case Opcode::Elect: return "elect.sync";
+    case Opcode::Elect: return std::string(opcodeInfo(in.op).name);
     case Opcode::Warp: return warpMnemonic(in);
     case Opcode::Bar:
       if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
@@ -446,10 +446,10 @@ std::string mnemonic(const Instr& in) {
       if (in.space != Space::Generic) out += dot(toString(in.space));
       return out;
     }
-    case Opcode::Mov: return "mov";
+    case Opcode::Mov: return std::string(opcodeInfo(in.op).name);
     case Opcode::Arith: return toString(in.arith);
     case Opcode::Setp: return "setp" + dot(toString(in.cmp));
-    case Opcode::Selp: return "selp";
+    case Opcode::Selp: return std::string(opcodeInfo(in.op).name);
     case Opcode::Bra:
       return in.cmp == CmpOp::None ? "bra" : std::string("b").append(toString(in.cmp));
     case Opcode::SetMaxNReg: return cpAsyncMnemonic(in);  // ptx_instr_cpasync.cpp
@@ -481,7 +481,7 @@ std::string formatInstr(const Instr& in) {
   const bool typedValues = !(untypedImmediates(in) || in.op == Opcode::Warp);
   Type immType = typedValues ? in.type : Type::None;
   std::string ops;
-  if (in.vec > 1 && (in.op == Opcode::Atom || in.op == Opcode::Red)) {
+  if (in.vec > 1 && isRmw(in)) {
     // {d0, ..}, [a], {b0, ..} (atom) or [a], {b0, ..} (red)
     auto brace = [&](size_t from) {
       std::string list;

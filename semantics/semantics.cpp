@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "base/limit_error.h"
+#include "litmus/instructions.h"
 #include "model/barriers.h"
 #include "model/bitrel.h"
 #include "semantics/collectives.h"
@@ -449,7 +450,7 @@ void Interpreter::explore(Path p) {
       }
     }
     if (!concretize(p, in)) return;
-    if (in.op == Opcode::Ld || in.op == Opcode::Atom || in.op == Opcode::Red) {
+    if (litmus::readsMemory(in)) {
       stepRead(std::move(p), in);
       return;
     }

@@ -86,3 +86,17 @@ TEST_CASE("instruction table: every syntax name is an instruction the parser kno
     }
   }
 }
+
+TEST_CASE("instruction table: classifications by model event") {
+  CHECK(isAccess(parse("ld.u32 r, [x]")));
+  CHECK(isAccess(parse("red.add.u32 [x], 1")));
+  CHECK(!isAccess(parse("mov.u32 r, 1")));
+  CHECK(readsMemory(parse("atom.add.u32 r, [x], 1")));
+  CHECK(!readsMemory(parse("st.u32 [x], 1")));
+  CHECK(isRmw(parse("red.add.u32 [x], 1")));
+  CHECK(!isRmw(parse("ld.u32 r, [x]")));
+  CHECK(isFence(parse("fence.sc.gpu")));
+  CHECK(isFence(parse("membar.gl")));
+  CHECK(isFence(parse("fence.proxy.alias")));
+  CHECK(!isFence(parse("bar.sync 0")));
+}
