@@ -16,6 +16,7 @@
 #include "model/barriers.h"
 #include "model/bitrel.h"
 #include "model/ptx_model.h"
+#include "model/wellformed.h"
 #include "semantics/semantics.h"
 
 namespace checker::explicit_detail {
@@ -73,11 +74,7 @@ Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
     c.reads.push_back(static_cast<int>(i));
     c.rfChoices.push_back(std::move(ws));
   }
-  for (size_t a = 0; a < ev.size(); ++a)
-    for (size_t b = a + 1; b < ev.size(); ++b)
-      if (ev[a].isFence() && ev[b].isFence() && ev[a].sem == litmus::Sem::Sc &&
-          ev[b].sem == litmus::Sem::Sc && model::morallyStrong(ev[a], ev[b]))
-        c.scPairs.emplace_back(static_cast<int>(a), static_cast<int>(b));
+  c.scPairs = model::fenceScPairs(ev);
   c.bars = model::barrierPhases(ev, c.stuck, [&](int64_t key) {
     return model::barrierParticipants(prog_, key);
   });

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "checker/explicit_enum.h"
+#include "model/wellformed.h"
 
 namespace checker::explicit_detail {
 
@@ -25,8 +26,7 @@ bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel> x,
 // The co edges every execution has: each location's initial write before its other writes.
 BitRel initialWritesFirst(const Candidate& c) {
   BitRel co(static_cast<int>(c.g.events.size()));
-  for (size_t l = 0; l < c.writesByLoc.size(); ++l)
-    for (int w : c.writesByLoc[l]) co.set(c.initOf[l], w);
+  for (const auto& [i, w] : model::initialWritesFirst(c.writesByLoc, c.initOf)) co.set(i, w);
   return co;
 }
 
@@ -36,12 +36,10 @@ namespace {
 
 std::vector<std::vector<std::pair<int, int>>> mustOrder(const Candidate& c) {
   std::vector<std::vector<std::pair<int, int>>> out(c.writesByLoc.size());
-  for (size_t l = 0; l < c.writesByLoc.size(); ++l) {
-    const auto& ws = c.writesByLoc[l];
-    for (size_t i = 0; i < ws.size(); ++i)
-      for (size_t j = i + 1; j < ws.size(); ++j)
-        if (c.s.ms.get(ws[i], ws[j])) out[l].emplace_back(ws[i], ws[j]);
-  }
+  const auto ms = [&](int a, int b) { return c.s.ms.get(a, b); };
+  for (size_t l = 0; l < c.writesByLoc.size(); ++l)
+    for (const model::WritePair& p : model::writePairs(c.writesByLoc[l], ms))
+      if (p.forced) out[l].emplace_back(p.a, p.b);
   return out;
 }
 

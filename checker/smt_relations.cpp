@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/wellformed.h"
+
 namespace checker {
 
 using model::EventKind;
@@ -37,17 +39,17 @@ SymRel coherence(Smt& smt, const Deadline& deadline, const model::Static<SymRel>
                  const std::vector<std::vector<int>>& byLoc, const std::vector<int>& initOf) {
   z3::context& c = smt.ctx();
   SymRel co(&c, &deadline, s.M.size());
+  for (const auto& [i, w] : model::initialWritesFirst(byLoc, initOf)) co.at(i, w) = Term::constant(true);
+  const auto ms = [&](int a, int b) { return s.ms.at(a, b).isTrue(); };
   for (size_t l = 0; l < byLoc.size(); ++l) {
-    for (int w : byLoc[l]) co.at(initOf[l], w) = Term::constant(true);
     const auto& ws = byLoc[l];
-    for (size_t i = 0; i < ws.size(); ++i)
-      for (size_t j = i + 1; j < ws.size(); ++j) {
-        z3::expr ab = smt.fresh("co"), ba = smt.fresh("co");
-        smt.add(!(ab && ba));
-        if (s.ms.at(ws[i], ws[j]).isTrue()) smt.add(ab || ba);
-        co.at(ws[i], ws[j]) = Term::of(ab);
-        co.at(ws[j], ws[i]) = Term::of(ba);
-      }
+    for (const model::WritePair& p : model::writePairs(ws, ms)) {
+      z3::expr ab = smt.fresh("co"), ba = smt.fresh("co");
+      smt.add(!(ab && ba));
+      if (p.forced) smt.add(ab || ba);
+      co.at(p.a, p.b) = Term::of(ab);
+      co.at(p.b, p.a) = Term::of(ba);
+    }
     for (int a : ws) {
       deadline.check();  // |ws|^2 terms per write
       for (int b : ws)
@@ -63,14 +65,11 @@ SymRel fenceScOrder(Smt& smt, const Deadline& deadline, const model::EventGraph&
   const auto& ev = g.events;
   const int n = static_cast<int>(ev.size());
   SymRel orient(&c, &deadline, n);
-  for (int a = 0; a < n; ++a)
-    for (int b = a + 1; b < n; ++b)
-      if (ev[a].isFence() && ev[b].isFence() && ev[a].sem == litmus::Sem::Sc &&
-          ev[b].sem == litmus::Sem::Sc && model::morallyStrong(ev[a], ev[b])) {
-        z3::expr o = smt.fresh("sc");
-        orient.at(a, b) = Term::of(o);
-        orient.at(b, a) = Term::of(!o);
-      }
+  for (const auto& [a, b] : model::fenceScPairs(ev)) {
+    z3::expr o = smt.fresh("sc");
+    orient.at(a, b) = Term::of(o);
+    orient.at(b, a) = Term::of(!o);
+  }
   SymRel sc = plus(orient);
   for (int i = 0; i < n; ++i) smt.add(!sc.at(i, i));
   return sc;

@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 
+#include "litmus/instructions.h"
 #include "litmus/parse.h"
 
 namespace extract {
@@ -214,7 +215,7 @@ std::string followSignature(const ThreadCode& c, const Parsed& p, int cta) {
 // A thread's own lines, which lockstep does not compare: effects, loads, fences (which order the
 // thread's own accesses).
 bool ownLine(const std::optional<Instr>& in) {
-  return in && (effect(*in) || in->op == Opcode::Ld || in->op == Opcode::Fence || in->op == Opcode::FenceProxy);
+  return in && (effect(*in) || in->op == Opcode::Ld || litmus::isFence(*in));
 }
 
 // The union of groups whose code is the same up to their effects and loads: the common lines in order, and
@@ -303,7 +304,7 @@ void dropIdle(std::vector<Group>& groups, std::vector<std::string>& notes) {
   std::vector<bool> idle(groups.size(), true);
   for (size_t i = 0; i < groups.size(); ++i) {
     for (const auto& in : parse(groups[i].code).instrs)
-      if (in && !(in->op == Opcode::Fence || in->op == Opcode::FenceProxy || in->op == Opcode::Bra ||
+      if (in && !(litmus::isFence(*in) || in->op == Opcode::Bra ||
                   (in->op == Opcode::Bar && litmus::barOperands(*in, false).count < 0)))
         idle[i] = false;
     busy[groups[i].cta] += !idle[i];

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "gpu-runner/plan.h"
+#include "litmus/instructions.h"
 
 namespace gpu {
 
@@ -15,18 +16,12 @@ using litmus::Test;
 
 namespace {
 
-// wgmma and setmaxnreg (sm_90a): .sync.aligned over the four warps of a warpgroup.
-bool isWarpgroupAligned(const Instr& in) {
-  return (in.op == Opcode::Async && in.asyncOp >= litmus::AsyncOp::WgmmaFence) ||
-         (in.op == Opcode::Nop && (in.atomOp == litmus::AtomOp::Inc || in.atomOp == litmus::AtomOp::Dec));
-}
-
 // The architecture-specific (sm_90a) instructions: wgmma and setmaxnreg (which refuseUndefined
 // refuses for now), tensormap.replace ("requires sm_90a", PTX ISA 8.3 target notes; ptxas refuses
 // it on sm_90) and .multicast::cluster ("should be used on sm_90a": ptxas advisory; the seeds'
 // Hopper notes).
 bool needsSm90a(const Instr& in) {
-  return isWarpgroupAligned(in) ||
+  return litmus::isWarpgroupAligned(in) ||
          (in.op == Opcode::Async && (in.asyncOp == litmus::AsyncOp::TensormapReplace || in.multicast));
 }
 
@@ -117,18 +112,14 @@ void refuseUndefined(const Test& test) {
     for (const Instr& in : t.code) {
       // §9.7.15, §9.7.19.6: all threads of the warpgroup must execute the same instruction; the
       // runner's four warps follow one path only when nothing branches or is guarded
-      if (isWarpgroupAligned(in) && !in.guard.empty())
+      if (litmus::isWarpgroupAligned(in) && !in.guard.empty())
         throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': a guarded .sync.aligned warpgroup "
                             "instruction may be executed by some warps of the warpgroup and not others");
       if (isWarpgroupThread(t) && in.op == Opcode::Bra)
         throw Error(in.loc, "the GPU runner cannot run '" + in.text + "' in a warpgroup: its four warps "
                             "would have to agree on every branch, which the runner does not arrange yet");
-      // §9.7.19.6: setmaxnreg.inc blocks until the CTA's register pool has the registers, and
-      // .dec requires the warp to use no more than the new count: both depend on the registers
-      // the harness's code around the test needs, which the test does not control
-      if (in.op == Opcode::Nop && (in.atomOp == litmus::AtomOp::Inc || in.atomOp == litmus::AtomOp::Dec))
-        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': the harness's own register use "
-                            "decides whether it blocks forever or corrupts registers");
+      if (std::string_view why = litmus::opcodeInfo(in.op).runnerRefusal; !why.empty())
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': " + std::string(why));
       if (in.op != Opcode::Mbarrier) continue;
       const int ai = litmus::addressIndex(in);
       if (ai < 0) continue;
@@ -191,7 +182,7 @@ bool hasLoop(const std::vector<Instr>& code) {
 }  // namespace
 
 bool isWarpgroupThread(const litmus::Thread& t) {
-  return std::any_of(t.code.begin(), t.code.end(), isWarpgroupAligned);
+  return std::any_of(t.code.begin(), t.code.end(), litmus::isWarpgroupAligned);
 }
 
 bool serialCapable(const Test& test, const Plan& plan) {

@@ -64,7 +64,8 @@ void BodyEmitter::instr(const Instr& in) {
     case Opcode::Selp: return selp(in);
     case Opcode::Bra: return bra(in);
     case Opcode::Label: return out_.label(label(in.target));
-    case Opcode::Nop: return;
+    case Opcode::Nop:
+    case Opcode::SetMaxNReg: return;  // refused (plan_rules.cpp)
     case Opcode::Cvta:
     case Opcode::Exit:
     case Opcode::Nanosleep:

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "gpu-runner/ptx_body.h"
+#include "litmus/instructions.h"
 #include "litmus/ptx_format.h"
 
 namespace gpu {
@@ -252,7 +253,7 @@ std::map<int, std::set<int>> planDrains(const litmus::Test& test, Plan& plan) {
 
 // ---- the instructions ---------------------------------------------------------------------
 void BodyEmitter::asyncInstr(const Instr& in) {
-  if (in.asyncOp >= AsyncOp::CpCopyCa) return cpAsyncInstr(in);  // ptx_body_cpasync.cpp
+  if (litmus::isCpAsyncOrWgmma(in)) return cpAsyncInstr(in);  // ptx_body_cpasync.cpp
   switch (in.asyncOp) {
     case AsyncOp::Copy: return in.multicast ? tensorInstr(in) : bulkCopy(in);
     case AsyncOp::TensorLoad:

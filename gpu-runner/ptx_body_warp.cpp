@@ -5,6 +5,7 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 
 #include "gpu-runner/ptx_body.h"
+#include "litmus/instructions.h"
 #include "litmus/ptx_format.h"
 
 namespace gpu {
@@ -15,13 +16,13 @@ using litmus::WarpOp;
 // vote's source and predicate destinations, and match.all's p, are predicates.
 std::vector<size_t> warpPredicatePositions(const Instr& in) {
   if (in.warpOp == WarpOp::Ballot) return {1};
-  if (in.warpOp <= WarpOp::Uni) return {0, 1};
+  if (litmus::warpOpInfo(in.warpOp).shape == litmus::WarpShape::Vote) return {0, 1};
   if (in.warpOp == WarpOp::MatchAll && litmus::destCount(in) == 2) return {1};
   return {};
 }
 
 void BodyEmitter::warpCollective(const Instr& in) {
-  if (in.warpOp <= WarpOp::Ballot && !in.warpSync)
+  if (litmus::takesPredicate(in.warpOp) && !in.warpSync)
     refuse(in, "ptxas does not accept 'vote' without '.sync' on .target sm_70 and higher (§9.7.13.8: "
                "deprecated); write vote.sync with the member mask");
   if (plan_.mode != Mode::Fixed) refuse(in, "a warp collective needs test threads placed in one warp (warp:)");
@@ -38,7 +39,7 @@ void BodyEmitter::warpCollective(const Instr& in) {
                                ? hex(static_cast<uint64_t>(in.args[static_cast<size_t>(mi)].imm) & 0xffffffff)
                                : narrow(in.args[static_cast<size_t>(mi)], 32, g);
   const std::string d = reg(in.args[0].name);
-  if (in.warpOp <= WarpOp::Uni)  // vote.sync.{all,any,uni}.pred d, {!}a, mask
+  if (litmus::warpOpInfo(in.warpOp).shape == litmus::WarpShape::Vote)  // vote.sync.{all,any,uni}.pred d, {!}a, mask
     return out_.op(g + mn + " " + d + ", " + (src.negated ? "!" : "") + reg(src.name) + ", " + mask);
   const std::string t = w();
   if (in.warpOp == WarpOp::Ballot) {

@@ -28,6 +28,7 @@
 
 #include "gpu-runner/params.h"
 #include "gpu-runner/ptx_gen.h"
+#include "litmus/instructions.h"
 
 // GCC 12 reports a false -Wrestrict inside std::string concatenation (sanitizer builds use -Werror)
 #pragma GCC diagnostic ignored "-Wrestrict"
@@ -50,9 +51,7 @@ namespace {
 std::vector<int> namedLocations(const litmus::Test& test, const Plan& plan, int t, bool all) {
   std::set<int> locs;
   for (const litmus::Instr& in : test.threads[static_cast<size_t>(t)].code) {
-    const bool access = in.op == litmus::Opcode::Ld || in.op == litmus::Opcode::St ||
-                        in.op == litmus::Opcode::Atom || in.op == litmus::Opcode::Red;
-    if (!(in.op == litmus::Opcode::Ld || (all && access))) continue;
+    if (!(in.op == litmus::Opcode::Ld || (all && litmus::isAccess(in)))) continue;
     const int a = litmus::addressIndex(in);
     if (a < 0 || a >= static_cast<int>(in.args.size())) continue;
     const litmus::Operand& op = in.args[static_cast<size_t>(a)];

@@ -101,7 +101,6 @@ class InstrParser {
   void takeMemOperands(const Quals& q, const std::string& who, std::vector<Slot> slots,
                        std::vector<std::string> what);
   std::optional<Operand> convert(const Piece& p, Slot slot);
-  bool untypedImmediates() const;
 
   void parseLoad();
   void parseStore();

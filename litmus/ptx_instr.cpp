@@ -7,6 +7,7 @@
 
 #include "base/suggest.h"
 #include "litmus/instr_parser.h"
+#include "litmus/instructions.h"
 
 namespace litmus {
 namespace instr_detail {
@@ -198,7 +199,7 @@ void InstrParser::takeMemOperands(const Quals& q, const std::string& who, std::v
 std::optional<Operand> InstrParser::convert(const Piece& p, Slot slot) {
   std::string_view s = p.s;
   if (s[0] == '{') {
-    bool rmw = in_.op == Opcode::Atom || in_.op == Opcode::Red;
+    const bool rmw = isRmw(in_);
     fail(p.off, rmw ? "a brace-enclosed vector operand needs a vector qualifier (.v2, .v4 or .v8)"
                     : "vector operands are not supported yet");
   }
@@ -237,18 +238,10 @@ std::optional<Operand> InstrParser::convert(const Piece& p, Slot slot) {
     case Slot::Val:
       // barrier ids and counts are plain numbers whatever the .u32/.pred of bar.red says
       if (lex::looksNumeric(s))
-        return lex::readImmediate(s, at(p.off), untypedImmediates() ? Type::None : in_.type);
+        return lex::readImmediate(s, at(p.off), untypedImmediates(in_) ? Type::None : in_.type);
       return lex::readRegister(s, at(p.off), false);
   }
   return std::nullopt;
-}
-
-// Barrier ids and counts, mbarrier counts, sizes, ranks and masks are plain numbers whatever type
-// the instruction names (.u32 of bar.red.popc, .u64 of mapa).
-bool InstrParser::untypedImmediates() const {
-  return in_.op == Opcode::Bar || in_.op == Opcode::Mbarrier || in_.op == Opcode::Mapa ||
-         in_.op == Opcode::Elect || (in_.op == Opcode::Async && in_.asyncOp != AsyncOp::Store &&
-                                     in_.asyncOp != AsyncOp::Reduce);
 }
 
 // ---- opcodes ---------------------------------------------------------------------------------

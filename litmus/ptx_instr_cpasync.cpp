@@ -143,7 +143,7 @@ void InstrParser::parseCpAsyncArrive() {
 // The canonical mnemonic of the issue-14 forms of this file and ptx_instr_wgmma.cpp (the type,
 // .b64 or .u32, follows it in formatInstr).
 std::string cpAsyncMnemonic(const Instr& in) {
-  if (in.op == Opcode::Nop)
+  if (in.op == Opcode::SetMaxNReg)
     return in.atomOp == AtomOp::Inc   ? "setmaxnreg.inc.sync.aligned"
            : in.atomOp == AtomOp::Dec ? "setmaxnreg.dec.sync.aligned"
                                       : "nop";

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "litmus/instructions.h"
 #include "litmus/ptx_format.h"
 
 namespace litmus {
@@ -418,14 +419,14 @@ std::string mnemonic(const Instr& in) {
              restrict + dot(toString(in.scope));
     }
     case Opcode::FenceProxy: {
-      const bool uni = in.proxyKind >= FenceProxyKind::AsyncGenericRelease;
+      const bool uni = isUniDirectional(in.proxyKind);
       return "fence.proxy" + dot(toString(in.proxyKind)) + (uni ? dot(toString(in.scope)) : "");
     }
     case Opcode::Async: return asyncMnemonic(in);
     case Opcode::Mapa: return "mapa" + (in.space != Space::Generic ? dot(toString(in.space)) : "");
     case Opcode::GetCtaRank:
       return "getctarank" + (in.space != Space::Generic ? dot(toString(in.space)) : "");
-    case Opcode::Elect: return "elect.sync";
+    case Opcode::Elect: return std::string(opcodeInfo(in.op).name);
     case Opcode::Warp: return warpMnemonic(in);
     case Opcode::Bar:
       if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
@@ -445,13 +446,14 @@ std::string mnemonic(const Instr& in) {
       if (in.space != Space::Generic) out += dot(toString(in.space));
       return out;
     }
-    case Opcode::Mov: return "mov";
+    case Opcode::Mov: return std::string(opcodeInfo(in.op).name);
     case Opcode::Arith: return toString(in.arith);
     case Opcode::Setp: return "setp" + dot(toString(in.cmp));
-    case Opcode::Selp: return "selp";
+    case Opcode::Selp: return std::string(opcodeInfo(in.op).name);
     case Opcode::Bra:
       return in.cmp == CmpOp::None ? "bra" : std::string("b").append(toString(in.cmp));
-    case Opcode::Nop: return cpAsyncMnemonic(in);  // setmaxnreg (ptx_instr_cpasync.cpp)
+    case Opcode::SetMaxNReg: return cpAsyncMnemonic(in);  // ptx_instr_cpasync.cpp
+    case Opcode::Nop: break;
     case Opcode::GridDep:
       return in.gridOp == GridOp::Wait ? "griddepcontrol.wait" : "griddepcontrol.launch_dependents";
     case Opcode::Label:
@@ -474,13 +476,12 @@ std::string formatInstr(const Instr& in) {
   if (std::optional<std::string> misc = formatMiscInstr(in)) return out + *misc;
   out += mnemonic(in);
   if (in.type != Type::None) out += dot(toString(in.type));
-  const bool typedValues = !(in.op == Opcode::Bar || in.op == Opcode::Mbarrier ||
-                             in.op == Opcode::Mapa || in.op == Opcode::Elect || in.op == Opcode::Warp ||
-                             (in.op == Opcode::Async && in.asyncOp != AsyncOp::Store &&
-                              in.asyncOp != AsyncOp::Reduce));
+  // A warp collective's only immediate is its member mask, which the parser reads untyped too
+  // (takeMaskedOperands).
+  const bool typedValues = !(untypedImmediates(in) || in.op == Opcode::Warp);
   Type immType = typedValues ? in.type : Type::None;
   std::string ops;
-  if (in.vec > 1 && (in.op == Opcode::Atom || in.op == Opcode::Red)) {
+  if (in.vec > 1 && isRmw(in)) {
     // {d0, ..}, [a], {b0, ..} (atom) or [a], {b0, ..} (red)
     auto brace = [&](size_t from) {
       std::string list;

@@ -5,6 +5,7 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 
 #include "litmus/instr_parser.h"
+#include "litmus/instructions.h"
 
 namespace litmus {
 namespace instr_detail {
@@ -137,14 +138,14 @@ void InstrParser::takeMaskedOperands(std::vector<Slot> slots, bool mask, const s
   takeOperands(slots, {}, msg);
   in_.type = type;
   for (size_t i = 0; i + 1 < in_.args.size(); ++i)
-    if (in_.args[i].negated && !(in_.warpOp <= WarpOp::Ballot && i == 1))
+    if (in_.args[i].negated && !(takesPredicate(in_.warpOp) && i == 1))
       throw Error(in_.args[i].loc, msg);  // only vote's source predicate may be negated
 }
 
 }  // namespace instr_detail
 
 int warpMaskIndex(const Instr& in) {
-  if (in.op != Opcode::Warp || in.warpOp == WarpOp::Activemask || (in.warpOp <= WarpOp::Ballot && !in.warpSync))
+  if (in.op != Opcode::Warp || in.warpOp == WarpOp::Activemask || (takesPredicate(in.warpOp) && !in.warpSync))
     return -1;
   return static_cast<int>(in.args.size()) - 1;  // the mask comes last
 }
@@ -160,8 +161,7 @@ std::string warpMnemonic(const Instr& in) {
     case WarpOp::Activemask: return "activemask";
     default: break;
   }
-  static constexpr const char* kRedux[] = {"add", "min", "max", "and", "or", "xor"};
-  std::string out = std::string("redux.sync.") + kRedux[static_cast<int>(in.warpOp) - static_cast<int>(WarpOp::Add)];
+  std::string out = "redux.sync." + std::string(warpOpInfo(in.warpOp).name);
   if (in.absVal) out += ".abs";
   if (in.nanVal) out += ".NaN";
   return out;

@@ -141,7 +141,7 @@ void InstrParser::takeWgmmaOperands(bool integer) {
 // setmaxnreg.{inc,dec}.sync.aligned.u32 N: N from 24 to 256, a multiple of 8 (§9.7.19.6). It
 // changes the warp's register budget only.
 void InstrParser::parseSetMaxNReg() {
-  in_.op = Opcode::Nop;
+  in_.op = Opcode::SetMaxNReg;
   const std::string want = "expected 'setmaxnreg.{inc,dec}.sync.aligned.u32 N'";
   if (parts_.size() != 5) fail(parts_[0].off, want);
   if (parts_[1].s != "inc" && parts_[1].s != "dec") fail(parts_[1].off, want);

@@ -48,8 +48,8 @@ enum class Opcode {
   Selp,        // selp.type d, a, b, p
   Bra,         // bra / herd goto; conditional through `guard` or `cmp` (herd beq/bne/...)
   Label,       // a label definition `L:`; no semantics of its own
-  Nop,         // instructions with no memory-model effect that we still accept
-               // (setmaxnreg.{inc,dec}: atomOp Inc/Dec says which, args {N})
+  Nop,         // no instruction (a default-constructed Instr)
+  SetMaxNReg,  // setmaxnreg.{inc,dec}.sync.aligned.u32 N: atomOp Inc/Dec says which, args {N}
   Cvta,        // cvta{.to}.space.size d, a and `mov d, LOCATION`: the address of a location (addrSpace)
   Exit,        // exit, ret: the thread ends
   Nanosleep,   // nanosleep.u32 t: no memory effect
@@ -80,7 +80,6 @@ enum class AsyncOp { None, Copy, Commit, Wait, Store, Reduce, TensormapCp,
                      // cp.async.bulk.tensor load (global -> shared) and store (shared -> global),
                      // tensormap.replace (litmus/ptx_instr_tensor.cpp, docs/model.md D46-D48)
                      TensorLoad, TensorStore, TensormapReplace,
-                     // (the cp.async and wgmma values stay last: code tests `>= CpCopyCa`, `>= WgmmaFence`)
                      // non-bulk cp.async (§9.7.9.25.3) and its completion: the copy (.ca/.cg)
                      // {dst, src, cp-size[, src-size]}, commit_group {}, wait_group {N},
                      // wait_all {}, cp.async.mbarrier.arrive{.noinc} {mbar} (§9.7.13.15.15)

@@ -2,6 +2,7 @@
 
 #include "model/barriers.h"
 #include "model/grids.h"
+#include "litmus/instructions.h"
 
 #include <map>
 
@@ -103,7 +104,7 @@ bool turnsOneWay(const Event& f, const View& u, const View& v) {
 bool turns(const Event& f, const View& u, const View& v) {
   using litmus::Space;
   const FenceProxyKind k = f.proxyFence;
-  if (k >= FenceProxyKind::AsyncGenericRelease) return turnsOneWay(f, u, v);
+  if (litmus::isUniDirectional(k)) return turnsOneWay(f, u, v);
   if (u.pending || v.pending) return false;
   const Proxy pu = u.proxy, pv = v.proxy;
   if (pu == pv && u.va == v.va) return false;

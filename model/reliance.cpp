@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "litmus/instructions.h"
+
 namespace model {
 
 using litmus::ArithOp;
@@ -45,7 +47,7 @@ std::vector<litmus::Reliance> reliances(const litmus::Test& test) {
     for (size_t i = 0; i < t.code.size(); ++i) {
       const Instr& in = t.code[i];
       d9 = d9 || apparentDependency(in, i + 1 < t.code.size() ? &t.code[i + 1] : nullptr);
-      d21 = d21 || ((in.op == Opcode::Atom || in.op == Opcode::Red) && in.vec > 1 && releasesOrAcquires(in.sem));
+      d21 = d21 || (litmus::isRmw(in) && in.vec > 1 && releasesOrAcquires(in.sem));
       d22 = d22 || ((in.op == Opcode::Ld || in.op == Opcode::St) && in.type == litmus::Type::B128);
       d33 = d33 || in.op == Opcode::Elect;
       d34 = d34 || (in.op == Opcode::Async && in.readOnly);

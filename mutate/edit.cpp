@@ -2,6 +2,7 @@
 #include "mutate/edit.h"
 
 #include "litmus/ptx_format.h"
+#include "litmus/instructions.h"
 
 namespace mutate {
 
@@ -99,9 +100,7 @@ int labelIndex(const std::vector<Instr>& code, const std::string& name) {
   return -1;
 }
 
-bool isAccess(const Instr& in) {
-  return in.op == Opcode::Ld || in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red;
-}
+bool isAccess(const Instr& in) { return litmus::isAccess(in); }
 
 }  // namespace detail
 }  // namespace mutate

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "base/limit_error.h"
+#include "litmus/instructions.h"
 #include "model/barriers.h"
 #include "model/bitrel.h"
 #include "semantics/collectives.h"
@@ -320,7 +321,8 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
   auto norm = [type](const Val& v) { return lift(v, [type](int64_t x) { return normalize(type, x); }); };
   switch (in.op) {
     case Opcode::Label:
-    case Opcode::Nop: break;
+    case Opcode::Nop:
+    case Opcode::SetMaxNReg: break;  // the warp's register budget only
     case Opcode::Mov:
       setReg(p, in.args[0], norm(value(p, in.args[1])), taintOf(p, in.args[1]));
       break;
@@ -448,7 +450,7 @@ void Interpreter::explore(Path p) {
       }
     }
     if (!concretize(p, in)) return;
-    if (in.op == Opcode::Ld || in.op == Opcode::Atom || in.op == Opcode::Red) {
+    if (litmus::readsMemory(in)) {
       stepRead(std::move(p), in);
       return;
     }

@@ -3,6 +3,7 @@
 // tensormap.cp_fenceproxy with their completion (D30, D31).
 #include <bit>
 
+#include "litmus/instructions.h"
 #include "semantics/interpreter.h"
 #include "semantics/mbarrier.h"
 
@@ -80,7 +81,7 @@ Event Interpreter::asyncEvent(const Path& p, const Instr& in, EventKind kind, in
 void Interpreter::stepAsync(Path p, const Instr& in) {
   using litmus::AsyncOp;
   const int op = static_cast<int>(p.trace.events.size());
-  if (in.asyncOp >= AsyncOp::CpCopyCa) return stepCpAsync(std::move(p), in);  // D43-D45
+  if (litmus::isCpAsyncOrWgmma(in)) return stepCpAsync(std::move(p), in);  // D43-D45
   switch (in.asyncOp) {
     case AsyncOp::Commit:
       p.groups.push_back(std::move(p.openGroup));

@@ -1,6 +1,7 @@
 // The interpreter's warp collectives (§9.7.13.8-12; docs/model.md D40-D42): each lane arrives with
 // its operand and waits until every non-exited lane of the member mask has arrived; its result
 // is then a value of the phase, settled by the engines like a read's (semantics/collectives.h).
+#include "litmus/instructions.h"
 #include "semantics/collectives.h"
 #include "semantics/interpreter.h"
 
@@ -53,7 +54,7 @@ void Interpreter::stepWarp(Path p, const Instr& in) {
   a.lane = info_.lane;
   const Operand& src = in.args[destCount(in)];
   Val v = value(p, src);
-  if (in.warpOp <= WarpOp::Ballot) {  // a predicate, maybe negated
+  if (litmus::takesPredicate(in.warpOp)) {  // a predicate, maybe negated
     const bool neg = src.negated;
     v = lift(v, [neg](int64_t x) -> int64_t { return (x != 0) != neg; });
   }

@@ -66,7 +66,7 @@ TEST_CASE("cp.async: hints are dropped, sizes kept") {
   CHECK(mma.vec == 3);
   CHECK(destCount(mma) == 3);
   CHECK(mma.target == "m64n8k16.f32.bf16.bf16");
-  CHECK((parse("setmaxnreg.inc.sync.aligned.u32 24").op == Opcode::Nop));
+  CHECK((parse("setmaxnreg.inc.sync.aligned.u32 24").op == Opcode::SetMaxNReg));
 }
 
 TEST_CASE("cp.async, wgmma, setmaxnreg: misuse is a located error") {

@@ -1,0 +1,102 @@
+// The instruction table (litmus/instructions.h): its classifications agree with what the parser
+// makes of each form, and every syntax name it lists is one the parser knows.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "litmus/instructions.h"
+#include "litmus/parse.h"
+
+using namespace litmus;
+
+namespace {
+
+Instr parse(std::string_view s) { return parseInstruction(s, {"t", 1, 1}, Dialect::Ptx); }
+
+}  // namespace
+
+TEST_CASE("instruction table: setmaxnreg has its own opcode, which the runner refuses") {
+  const Instr in = parse("setmaxnreg.dec.sync.aligned.u32 40");
+  CHECK((in.op == Opcode::SetMaxNReg));
+  CHECK((in.atomOp == AtomOp::Dec));
+  CHECK(isWarpgroupAligned(in));
+  CHECK(opcodeInfo(in.op).name == "setmaxnreg");
+  CHECK(!opcodeInfo(in.op).runnerRefusal.empty());
+  CHECK(opcodeInfo(Opcode::Ld).runnerRefusal.empty());
+  CHECK(!isWarpgroupAligned(Instr{}));  // a Nop is no setmaxnreg
+}
+
+TEST_CASE("instruction table: async families") {
+  for (const char* s : {"cp.async.ca.shared.global [s], [g], 4", "cp.async.commit_group", "cp.async.wait_all",
+                        "cp.async.mbarrier.arrive.b64 [m]", "wgmma.fence.sync.aligned",
+                        "wgmma.wait_group.sync.aligned 1"}) {
+    CAPTURE(s);
+    CHECK(isCpAsyncOrWgmma(parse(s)));
+  }
+  for (const char* s : {"cp.async.bulk.commit_group", "cp.async.bulk.wait_group 0",
+                        "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [x], 1, [m]", "ld.u32 r, [x]"}) {
+    CAPTURE(s);
+    CHECK(!isCpAsyncOrWgmma(parse(s)));
+  }
+  CHECK(isWarpgroupAligned(parse("wgmma.commit_group.sync.aligned")));
+  CHECK(!isWarpgroupAligned(parse("cp.async.wait_all")));
+  CHECK((asyncOpInfo(AsyncOp::Store).family == AsyncFamily::Bulk));
+  CHECK((asyncOpInfo(AsyncOp::TensorLoad).family == AsyncFamily::Tensor));
+}
+
+TEST_CASE("instruction table: immediates of counts and masks are untyped") {
+  CHECK(untypedImmediates(parse("bar.sync 0")));
+  CHECK(untypedImmediates(parse("cp.async.bulk.wait_group 0")));
+  CHECK(!untypedImmediates(parse("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [x], 1, [m]")));
+  CHECK(!untypedImmediates(parse("st.u32 [x], 1")));
+}
+
+TEST_CASE("instruction table: warp collectives by shape") {
+  CHECK(takesPredicate(parse("vote.sync.all.pred p, q, 0xffffffff").warpOp));
+  CHECK(takesPredicate(parse("vote.sync.ballot.b32 r, q, 0xffffffff").warpOp));
+  CHECK(!takesPredicate(parse("match.any.sync.b32 r, s, 0xffffffff").warpOp));
+  CHECK(!takesPredicate(parse("redux.sync.add.s32 r, s, 0xffffffff").warpOp));
+  CHECK((warpOpInfo(WarpOp::Uni).shape == WarpShape::Vote));
+  CHECK((warpOpInfo(WarpOp::Ballot).shape == WarpShape::Ballot));
+  CHECK(warpOpInfo(WarpOp::Xor).name == "xor");
+  CHECK(opcodeInfo(Opcode::Warp).warpCollective);
+  CHECK(opcodeInfo(Opcode::Elect).warpCollective);
+  CHECK(!opcodeInfo(Opcode::Bar).warpCollective);
+}
+
+TEST_CASE("instruction table: uni-directional proxy fences") {
+  CHECK(isUniDirectional(parse("fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster").proxyKind));
+  CHECK(isUniDirectional(parse("fence.proxy.tensormap::generic.release.gpu").proxyKind));
+  CHECK(!isUniDirectional(parse("fence.proxy.async.shared::cta").proxyKind));
+  CHECK(!isUniDirectional(parse("fence.proxy.alias").proxyKind));
+}
+
+TEST_CASE("instruction table: every syntax name is an instruction the parser knows") {
+  for (int i = 0; i <= static_cast<int>(Opcode::GridDep); ++i) {
+    const OpcodeInfo& row = opcodeInfo(static_cast<Opcode>(i));
+    CHECK(static_cast<int>(row.op) == i);
+    std::istringstream words{std::string(row.syntax)};
+    for (std::string w; words >> w;) {
+      CAPTURE(w);
+      try {
+        parse(w);
+      } catch (const Error& e) {
+        CHECK(std::string(e.what()).find("unknown instruction") == std::string::npos);
+      }
+    }
+  }
+}
+
+TEST_CASE("instruction table: classifications by model event") {
+  CHECK(isAccess(parse("ld.u32 r, [x]")));
+  CHECK(isAccess(parse("red.add.u32 [x], 1")));
+  CHECK(!isAccess(parse("mov.u32 r, 1")));
+  CHECK(readsMemory(parse("atom.add.u32 r, [x], 1")));
+  CHECK(!readsMemory(parse("st.u32 [x], 1")));
+  CHECK(isRmw(parse("red.add.u32 [x], 1")));
+  CHECK(!isRmw(parse("ld.u32 r, [x]")));
+  CHECK(isFence(parse("fence.sc.gpu")));
+  CHECK(isFence(parse("membar.gl")));
+  CHECK(isFence(parse("fence.proxy.alias")));
+  CHECK(!isFence(parse("bar.sync 0")));
+}
