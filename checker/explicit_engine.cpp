@@ -75,9 +75,8 @@ Candidate Enumerator::makeCandidate(const std::vector<int>& pick) const {
     c.rfChoices.push_back(std::move(ws));
   }
   c.scPairs = model::fenceScPairs(ev);
-  c.bars = model::barrierPhases(ev, c.stuck, [&](int64_t key) {
-    return model::barrierParticipants(prog_, key);
-  });
+  c.bars = model::barrierPhases(
+      ev, c.stuck, [&](int64_t key) { return model::barrierParticipants(prog_, key); }, true, opt_.readings);
   return c;
 }
 

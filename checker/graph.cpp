@@ -64,6 +64,7 @@ std::string eventLabel(const litmus::Test& test, const Execution& x, int i, bool
     case EventKind::Arrive: os << "Arrive"; break;
     case EventKind::Wait: os << "Wait"; break;
     case EventKind::GridWait: os << "GridWait"; break;
+    case EventKind::Trigger: os << "Trigger"; break;
   }
   os << "\\n" << dotEscape(instrText(test, e));
   return os.str();

@@ -47,9 +47,13 @@ std::vector<litmus::Reliance> readingReliances(const litmus::Test& test, const O
                        std::string(inForce.name), std::string(other.name), "Unknown"});
         continue;
       }
-      if (alt_.observation() == base.observation() && alt_.hang.empty() == base.hang.empty()) continue;
+      // liveness counts too: whether some execution hangs, and whether any finishes (D38)
+      if (alt_.observation() == base.observation() && alt_.hang.empty() == base.hang.empty() &&
+          alt_.vacuous() == base.vacuous())
+        continue;
       std::string says = "the outcome is " + std::string(litmus::toString(alt_.observation()));
-      if (alt_.hang.empty() != base.hang.empty())
+      if (alt_.vacuous() && !base.vacuous()) says += " and no execution finishes";
+      else if (alt_.hang.empty() != base.hang.empty())
         says += alt_.hang.empty() ? " and every execution terminates" : " and it may hang";
       std::string text = std::string(inForce.name) + "; under " + std::string(other.name) + " " + says;
       if (!other.reliedOnBy.empty()) text += " (" + std::string(other.reliedOnBy) + ")";

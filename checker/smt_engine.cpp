@@ -167,7 +167,7 @@ std::optional<SymRel> SmtEnumerator::barrierChoice(Smt& smt, const model::EventG
   const auto& ev = g.events;
   const int n = static_cast<int>(ev.size());
   const std::vector<BitRel> bars = model::barrierPhases(
-      ev, stuck, [&](int64_t key) { return model::barrierParticipants(prog_, key); }, false);
+      ev, stuck, [&](int64_t key) { return model::barrierParticipants(prog_, key); }, false, opt_.readings);
   if (bars.empty()) return std::nullopt;
   SymRel bar(&c, &deadline_, n);
   z3::expr_vector sels(c);

@@ -144,8 +144,10 @@ int64_t reduce(litmus::BarOp op, const std::vector<int64_t>& predicates) {
 }
 
 std::vector<BitRel> barrierPhases(const std::vector<Event>& ev, const std::vector<Stuck>& stuck,
-                                  const Participants& participants, bool checkValues) {
-  if (!gridsConsistent(ev, stuck)) return {};  // launches and grid waits (model/grids.h)
+                                  const Participants& participants, bool checkValues,
+                                  const Readings& readings) {
+  // launches and grid waits (model/grids.h)
+  if (!gridsConsistent(ev, stuck, readings.is(Decision::D38, "gates"))) return {};
   const int n = static_cast<int>(ev.size());
   std::map<int64_t, Arrivals> arrivals;
   std::map<int, int> exitOf;  // thread -> its exit event

@@ -8,6 +8,7 @@
 
 #include "model/bitrel.h"
 #include "model/event.h"
+#include "model/readings.h"
 
 namespace model {
 
@@ -49,9 +50,11 @@ using Participants = std::function<std::vector<int>(int64_t barrier)>;
 // wait of a trace stuck AtWait must lie in a phase that does not complete, every other wait in
 // one that does. With `checkValues`, the result of each bar.red wait must be the
 // reduction of its phase's predicates (the symbolic engine checks values itself: see
-// `reductions`). An empty result: no execution of these traces is possible.
+// `reductions`). Launches and grid waits are checked first (model/grids.h, under `readings`'
+// D38). An empty result: no execution of these traces is possible.
 std::vector<BitRel> barrierPhases(const std::vector<Event>& events, const std::vector<Stuck>& stuck,
-                                  const Participants& participants, bool checkValues = true);
+                                  const Participants& participants, bool checkValues = true,
+                                  const Readings& readings = {});
 
 // bar.red: whether a barrier operation reduces, and the value its wait returns for the predicates
 // of its phase.

@@ -21,6 +21,8 @@ enum class EventKind : uint8_t {
   Wait,        // waiting for the arrival's barrier phase to complete (bar.sync/red, cluster wait)
   GridWait,    // griddepcontrol.wait, or the launch of a dependent grid's thread (instr -1): waits
                // for the first `count` grids of the stream to complete (model/grids.h)
+  Trigger,     // griddepcontrol.launch_dependents, or (instr -1) the end of a thread whose grid a
+               // programmatic launch follows: what may let the dependent grid start (D38)
 };
 
 struct Event {

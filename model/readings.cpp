@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/suggest.h"
 
+#include <algorithm>
 #include <set>
 
 namespace model {
@@ -41,6 +42,16 @@ const std::vector<DecisionInfo>& decisions() {
          "release/acquire (the mbarrier chain, §9.7.13.15.16 item 4) orders a generic read before "
          "a later async-proxy write of the location without a proxy fence",
          "CUTLASS consumer_release, the FlashAttention-3 TMA pipeline", 1}}},
+      {Decision::D38, "D38",
+       {{"no-gate",
+         "griddepcontrol.launch_dependents orders nothing: a programmatic dependent may start with the "
+         "grid before it, whether or not that grid's CTAs triggered",
+         ""},
+        {"gates",
+         "a programmatic dependent starts only once every CTA of the grid before it has executed "
+         "griddepcontrol.launch_dependents or ended; it still sees nothing of that grid without "
+         "griddepcontrol.wait",
+         "", 1}}},
       {Decision::D39, "D39",
        {{"all-proxies",
          "the grid boundary orders the accesses of one location whatever their proxies",
@@ -164,6 +175,9 @@ std::vector<Decision> touched(const litmus::Test& test) {
   if (remoteTx && wait) out.push_back(Decision::D30);
   if (tensormapHalf) out.push_back(Decision::D31);
   if (asyncWrite && genericRead) out.push_back(Decision::D36);
+  // D38: a programmatic launch (with or without a trigger: under gates its absence gates too)
+  if (std::any_of(test.grids.begin(), test.grids.end(), [](const auto& g) { return g.programmatic; }))
+    out.push_back(Decision::D38);
   if (!test.grids.empty() && asyncAccess) out.push_back(Decision::D39);
   if (activemask) out.push_back(Decision::D42);
   if (arriveOn) out.push_back(Decision::D44);

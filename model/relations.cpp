@@ -349,6 +349,9 @@ Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings) {
   for (auto [r, w] : g.rmw) s.rmw.set(r, w);
   s.dep = BitRel(n);
   for (auto [r, e] : g.dep) s.dep.set(r, e);
+  // D38: under `gates` a dependent grid starts after the reads its gate's opening depends on
+  if (readings.is(Decision::D38, "gates"))
+    for (auto [r, e] : gateOrder(raw, g.dep)) s.dep.set(r, e);
   addViews(raw, s);
   s.grid = gridOrder(raw);
   s.grids = !s.grid.empty();

@@ -205,6 +205,7 @@ class Interpreter {
 
   void explore(Path p);
   void finish(Path p, Stuck stuck);
+  void exitTrigger(Path& p) const;
   bool stepPure(Path& p, const Instr& in);  // false: path dropped
   bool stepBranch(Path& p, const Instr& in);
   void stepRead(Path p, const Instr& in);

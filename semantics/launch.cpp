@@ -15,6 +15,7 @@ void placeGrids(const litmus::Test& test, Program& prog) {
     const int pos = std::max(0, order.position(test.threads[t].grid));
     prog.threads[t].gridPos = pos;
     prog.threads[t].gridStart = order.startAfter[pos];
+    prog.threads[t].beforeProgrammatic = pos + 1 < static_cast<int>(order.programmatic.size()) && order.programmatic[pos + 1];
   }
 }
 
@@ -42,10 +43,12 @@ void Interpreter::launch(Path p) {
   explore(std::move(p));
 }
 
-// griddepcontrol.launch_dependents orders nothing: it only lets the dependent grid be scheduled
-// early (D38). griddepcontrol.wait waits for every grid launched before this one to complete,
-// and their memory operations to be performed (D37); in the first grid it has none to wait for.
+// griddepcontrol.launch_dependents is a trigger event: it orders no memory, and only D38's
+// reading `gates` reads it (model/grids.h). griddepcontrol.wait waits for every grid launched
+// before this one to complete, and their memory operations to be performed (D37); in the first
+// grid it has none to wait for.
 void Interpreter::stepGrid(Path p, const Instr& in) {
+  if (in.gridOp == litmus::GridOp::LaunchDependents) emit(p, baseEvent(p, in, EventKind::Trigger), {});
   if (in.gridOp == litmus::GridOp::Wait && info_.gridPos > 0) {
     Event e = baseEvent(p, in, EventKind::GridWait);
     e.count = info_.gridPos;
@@ -57,6 +60,27 @@ void Interpreter::stepGrid(Path p, const Instr& in) {
   }
   ++p.pc;
   explore(std::move(p));
+}
+
+// The end of a thread whose grid a programmatic launch follows: under `gates` its CTA's end opens
+// the gate where no launch_dependents did (D38), after the reads its control flow depended on.
+void Interpreter::exitTrigger(Path& p) const {
+  if (!info_.beforeProgrammatic) return;
+  Event e;
+  e.kind = EventKind::Trigger;
+  e.thread = thread_;
+  e.cta = th_.cta;
+  e.cluster = th_.cluster;
+  e.gpu = th_.gpu;
+  const int k = static_cast<int>(p.trace.events.size());
+  e.po = k;
+  if (k >= kMaxTraceEvents)
+    throw litmus::LimitError(th_.loc, "thread " + th_.name + " has more than " + std::to_string(kMaxTraceEvents) +
+                                          " events: too large for the model (lower --unroll)");
+  for (int r = 0; r < k; ++r)
+    if (p.ctrl[r]) p.trace.dep.emplace_back(r, k);
+  p.trace.events.push_back(e);
+  p.trace.vals.emplace_back(0);
 }
 
 void Interpreter::stampGrid() {

@@ -479,6 +479,7 @@ void Interpreter::explore(Path p) {
 }
 
 void Interpreter::finish(Path p, Stuck stuck) {
+  if (stuck == Stuck::No) exitTrigger(p);  // D38 (semantics/launch.cpp)
   if (stuck == Stuck::No && prog_.countlessBarriers) {
     // The exit: an arrival at the barriers without a count that this thread did not reach, which
     // orders the waits of those phases after it but releases nothing (D25). It belongs to no

@@ -60,6 +60,7 @@ struct Program {
     // The thread's grid: its position in the launch order, and how many grids before it have
     // completed when it starts (litmus::LaunchOrder; semantics/launch.h).
     int gridPos = 0, gridStart = 0;
+    bool beforeProgrammatic = false;  // a programmatic launch follows its grid (its end may gate it, D38)
   };
   std::vector<ThreadInfo> threads;
 

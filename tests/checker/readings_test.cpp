@@ -50,6 +50,8 @@ const Case kCases[] = {
      litmus::Observation::Sometimes},
     {"warp/activemask-two-lanes.yaml", "D42=converged", litmus::Observation::Sometimes,
      litmus::Observation::Never},
+    {"grid/spin-on-dependent-flag-before-trigger.yaml", "D38=gates", litmus::Observation::Always,
+     litmus::Observation::Never},
 };
 
 }  // namespace
@@ -88,6 +90,29 @@ TEST_CASE("check names the decision a verdict relies on and what the other readi
   // the fenced form does not rely on D36: both readings forbid it
   const litmus::Test fenced = litmus::parseFile(catalogue("async/TMA-refill-after-generic-read+fence.proxy.async.yaml"));
   CHECK(checker::check(fenced, {}).outcome.reliesOn.empty());
+}
+
+TEST_CASE("D38: a prerequisite spinning before its trigger hangs for certain under gates") {
+  const litmus::Test t = litmus::parseFile(catalogue("grid/spin-on-dependent-flag-before-trigger.yaml"));
+  CHECK(model::touched(t) == std::vector<model::Decision>{model::Decision::D38});
+  const litmus::Outcome o = checker::check(t, {}).outcome;
+  CHECK(!o.hang.empty());
+  REQUIRE(o.reliesOn.size() == 1);
+  CHECK(o.reliesOn[0].decision == "D38");
+  CHECK(o.reliesOn[0].reading == "no-gate");
+  CHECK(o.reliesOn[0].alternative == "gates");
+  CHECK(o.reliesOn[0].alternativeObservation == "Never");
+  for (checker::Engine e : {checker::Engine::Explicit, checker::Engine::Smt}) {
+    CAPTURE(checker::toString(e));
+    checker::Options gates;
+    gates.engine = e;
+    REQUIRE(model::choose(gates.readings, "D38=gates") == "");
+    const litmus::Outcome g = checker::check(t, gates).outcome;
+    REQUIRE(g.status == litmus::Status::Done);
+    CHECK(std::string(litmus::toString(g.observation())) == "Never");
+    CHECK(g.states.empty());  // no execution finishes
+    CHECK(!g.hang.empty());
+  }
 }
 
 TEST_CASE("only the decisions a test touches are evaluated") {

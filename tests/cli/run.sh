@@ -444,6 +444,12 @@ ok_if $? "check names D36 and what release-orders gives" "$(ran check "$CAT/asyn
 lit check --reading D36=release-orders --no-alternatives "$CAT/async/TMA-refill-after-generic-read-no-proxy-fence.release-orders.yaml"
 [ "$RC" -eq 0 ] && grep -q 'Observation .* Never' "$OUT" && ! grep -q '^Relies on D36' "$OUT"
 ok_if $? "a test's readings: pin (release-orders): Never, nothing second-guessed" "$(ran check "$CAT/async/TMA-refill-after-generic-read-no-proxy-fence.release-orders.yaml")"
+lit check "$CAT/grid/spin-on-dependent-flag-before-trigger.yaml"
+[ "$RC" -eq 0 ] && grep -q '^Relies on D38: no-gate; under gates the outcome is Never and no execution finishes' "$OUT"
+ok_if $? "check names D38 and what gates gives (no execution finishes)" "$(ran check "$CAT/grid/spin-on-dependent-flag-before-trigger.yaml")"
+lit check --reading D38=gates "$CAT/grid/spin-on-dependent-flag-before-trigger.yaml"
+[ "$RC" -eq 1 ] && grep -q 'Observation .* Never' "$OUT" && ! grep -q '^Relies on D38' "$OUT"
+ok_if $? "--reading D38=gates: Never against the test's reachable, exit 1" "$(ran check --reading D38=gates "$CAT/grid/spin-on-dependent-flag-before-trigger.yaml")"
 
 # By default a graph draws what decides the outcome; --graph-full every event (issue 31). In the
 # pipeline with a .relaxed consumer arrive, the state the condition describes is drawn with the

@@ -75,3 +75,52 @@ TEST_CASE("a launch or grid wait returns only when its grids end, hangs only whe
   CHECK(model::gridsConsistent(early, {S, W}));
   CHECK_FALSE(model::gridsConsistent(early, {N, W}));
 }
+
+namespace {
+
+Event in(int thread, int grid, int cta, EventKind kind, int instr = 0, int count = 0) {
+  Event e = at(thread, grid, kind, count);
+  e.cta = cta;
+  e.instr = instr;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("D38 gates: a programmatic launch returns only once each CTA before it triggered or ended") {
+  // P0 (grid 0, CTA 0) reads; P1 (grid 1, CTA 1) is launched programmatically (count 0)
+  const std::vector<Event> plain = {in(0, 0, 0, EventKind::Read), in(1, 1, 1, EventKind::GridWait, -1)};
+  CHECK(model::gridsConsistent(plain, {S, N}));              // no-gate: an early start
+  CHECK_FALSE(model::gridsConsistent(plain, {S, N}, true));  // gates: P0 neither triggered nor ended
+  CHECK(model::gridsConsistent(plain, {N, N}, true));        // gates: P0's CTA ended
+  CHECK(model::gridsConsistent(plain, {S, W}, true));        // gates: never launched while P0 spins
+  const std::vector<Event> triggered = {in(0, 0, 0, EventKind::Trigger), in(0, 0, 0, EventKind::Read, 1),
+                                        in(1, 1, 1, EventKind::GridWait, -1)};
+  CHECK(model::gridsConsistent(triggered, {S, N}, true));  // triggered, then spins: may start
+  CHECK(model::gridsConsistent(triggered, {S, W}, true));  // and is never promised to
+  // a serialized launch (count 1) is not gated: it waits for completion anyway
+  const std::vector<Event> serial = {in(0, 0, 0, EventKind::Read), in(1, 1, 1, EventKind::GridWait, -1, 1)};
+  CHECK_FALSE(model::gridsConsistent(serial, {S, N}, true));
+  CHECK(model::gridsConsistent(serial, {N, N}, true));
+}
+
+TEST_CASE("D38 gates: a read the trigger depends on is before every event of the dependent grid") {
+  // P0: read (0), trigger (1); P1: launch (2), write (3); a second CTA of grid 0: P2 read (4), exit (5)
+  const std::vector<Event> ev = {in(0, 0, 0, EventKind::Read), in(0, 0, 0, EventKind::Trigger, 3),
+                                 in(1, 1, 1, EventKind::GridWait, -1), in(1, 1, 1, EventKind::Write, 0),
+                                 in(2, 0, 2, EventKind::Read), in(2, 0, 2, EventKind::Trigger, -1)};
+  using Pairs = std::vector<std::pair<int, int>>;
+  CHECK(model::gateOrder(ev, {}).empty());  // the trigger depends on nothing: load buffering stays
+  const Pairs both = model::gateOrder(ev, {{0, 1}, {4, 5}});
+  CHECK(both == Pairs{{0, 2}, {0, 3}, {4, 2}, {4, 3}});  // the control dependency and the exit's
+  // two triggers in one CTA: the earliest opens the gate, so only a read both depend on counts
+  std::vector<Event> two = ev;
+  two[4].cta = 0;
+  two[5] = in(2, 0, 0, EventKind::Trigger, 1);
+  CHECK(model::gateOrder(two, {{0, 1}, {4, 5}}).empty());
+  // an exit counts only in a CTA with no trigger instruction
+  std::vector<Event> exitToo = ev;
+  exitToo[5].cta = 0;
+  exitToo[4].cta = 0;
+  CHECK(model::gateOrder(exitToo, {{0, 1}, {4, 5}}) == Pairs{{0, 2}, {0, 3}});
+}
