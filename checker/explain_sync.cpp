@@ -263,8 +263,7 @@ std::vector<int> focusEvents(const Ctx& c, const std::vector<litmus::Term>& term
     const Event& e = c.ev(out[i]);
     if (!e.isWrite() || e.thread < 0) continue;
     for (int v = 0; v < c.size(); ++v)
-      // the thread's own reads (D38's gate puts reads of another grid in dep too)
-      if (c.ev(v).isRead() && c.ev(v).thread == e.thread && (c.m.s.dep.get(v, out[i]) || c.ev(v).instr == e.instr))
+      if (c.ev(v).isRead() && (c.m.s.dep.get(v, out[i]) || (c.ev(v).thread == e.thread && c.ev(v).instr == e.instr)))
         out.push_back(v);
   }
   return out;

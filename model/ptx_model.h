@@ -32,6 +32,10 @@ struct Static {
   Rel ms;                    // morally strong (§8.7)
   Rel rmw;                   // read half -> write half of one atom/red
   Rel dep;                   // syntactic data, address and control dependencies
+  // D38 `gates`: each read a gate's opening depends on -> the events of the dependent grid
+  // (model/grids.h); a scheduling order that only No thin air reads.
+  Rel gate;
+  bool gated = false;        // gate is not empty
   Rel ppStatic;              // memory pairs whose base causality is proxy-preserved as is (§8.9.5)
   // Views (D27): an access is made through a proxy and a generic address, its view. views[v] is
   // [accesses through view v]; PF is [proxy fences]; each step says which fences turn view
@@ -281,8 +285,11 @@ bool axioms(const Static<Rel>& s, const Choice<Rel>& x, const Derived<Rel>& d, C
                      either(part("po", s.po_loc), part("rf", s.ms & x.rf), part("co", s.ms & x.co),
                             part("fr", s.ms & fr)))))
     return false;
-  // §8.10.4 No thin air
-  if (!check(Axiom::NoThinAir, acyclic("rf | dep", either(part("rf", x.rf), part("dep", s.dep)))))
+  // §8.10.4 No thin air; under D38's `gates`, a dependent grid's events come after the reads its
+  // start depended on
+  if (!check(Axiom::NoThinAir,
+             s.gated ? acyclic("rf | dep | gate", either(part("rf", x.rf), part("dep", s.dep), part("gate", s.gate)))
+                     : acyclic("rf | dep", either(part("rf", x.rf), part("dep", s.dep)))))
     return false;
   // §8.10.3 Atomicity (of read-modify-writes against morally strong writes)
   if (!check(Axiom::Atomicity, empty("((ms & fr) ; (ms & co)) & rmw",

@@ -350,8 +350,10 @@ Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings) {
   s.dep = BitRel(n);
   for (auto [r, e] : g.dep) s.dep.set(r, e);
   // D38: under `gates` a dependent grid starts after the reads its gate's opening depends on
+  s.gate = BitRel(n);
   if (readings.is(Decision::D38, "gates"))
-    for (auto [r, e] : gateOrder(raw, g.dep)) s.dep.set(r, e);
+    for (auto [r, e] : gateOrder(raw, g.dep)) s.gate.set(r, e);
+  s.gated = !s.gate.empty();
   addViews(raw, s);
   s.grid = gridOrder(raw);
   s.grids = !s.grid.empty();
