@@ -273,18 +273,6 @@ int driverMissing() {
   return 2;
 }
 
-runcli::Model askModel(const litmus::Test& t, const RunArgs& a) {
-  checker::Options opt;
-  opt.unroll = a.unroll;
-  opt.timeoutSeconds = a.modelTimeout;
-  try {
-    const checker::Result res = checker::check(t, opt);
-    return runcli::modelOf(t, &res.outcome, "");
-  } catch (const litmus::Error& e) {  // the model refuses the test
-    return runcli::modelOf(t, nullptr, e.what());
-  }
-}
-
 gpu::RunOptions runOptions(const RunArgs& a, const gpu::Profile& profile) {
   gpu::RunOptions o;
   o.count = a.count;
@@ -316,7 +304,7 @@ int tuneExit(const gpu::TuneResult& r) {
 int tunePerFamily(const RunArgs& a, const std::vector<litmus::Test>& tests, gpu::ProfileSet set) {
   std::vector<litmus::Test> useful;
   for (const litmus::Test& t : tests)
-    if (runcli::conditionReachable(t, askModel(t, a)) == true) useful.push_back(t);
+    if (runcli::conditionReachable(t, runcli::askModel(t, a.unroll, a.modelTimeout)) == true) useful.push_back(t);
   int rc = 0;
   gpu::Runner runner;  // one worker for every family
   const auto families = gpu::byFamily(useful, kTestsPerFamily);
@@ -390,7 +378,7 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
     return runcli::Verdict::Refused;
   }
   const auto asked = std::chrono::steady_clock::now();
-  const runcli::Model model = askModel(t, a);
+  const runcli::Model model = runcli::askModel(t, a.unroll, a.modelTimeout);
   const double modelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
   gpu::RunResult r = runner.collect();
   std::vector<gpu::SweepShare> swept;
@@ -512,7 +500,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
 int selfTestOne(gpu::Runner& runner, const litmus::Test& t, const RunArgs& a, const gpu::RunOptions& o,
                 bool& fatalError) {
   const std::string name = t.name + " (" + gpu::placementSummary(t) + ")";
-  const runcli::Model model = askModel(t, a);
+  const runcli::Model model = runcli::askModel(t, a.unroll, a.modelTimeout);
   if (model.kind != runcli::Model::Kind::Decided || model.allowed.size() != 1 || !model.hang.empty()) {
     std::cout << "BROKEN " << name << ": the model (" << judge::toString(model.kind) << ") allows "
               << model.allowed.size() << " states" << (model.hang.empty() ? "" : " and can hang")

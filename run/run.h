@@ -34,6 +34,8 @@ struct Model {
   std::string note;                    // Unknown/Unavailable: why; Bounded: the bound
 };
 Model modelOf(const litmus::Test& test, const litmus::Outcome* outcome, const std::string& refusal);
+// Asks the model (checker::check with `unroll` and the timeout); a refusal becomes Unavailable.
+Model askModel(const litmus::Test& test, int unroll, double timeoutSeconds);
 
 // The verdict words, their exit statuses and their ranking are the judge's (judge/run_verdict.h).
 using Verdict = judge::RunVerdict;

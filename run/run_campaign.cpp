@@ -100,7 +100,13 @@ namespace runcli {
 
 gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
                          gpu::RunResult first, std::vector<gpu::SweepShare>& swept) {
-  for (const gpu::RunOptions& o : shares) swept.push_back({.profile = o.profile, .seed = o.seed, .count = o.count});
+  for (const gpu::RunOptions& o : shares) {
+    gpu::SweepShare s;
+    s.profile = o.profile;
+    s.seed = o.seed;
+    s.count = o.count;
+    swept.push_back(s);
+  }
   const auto record = [&](size_t k, const gpu::RunResult& r) {
     gpu::SweepShare& s = swept[k];
     s.status = r.status == gpu::RunStatus::Ok ? "ok" : r.status == gpu::RunStatus::Timeout ? "timeout" : "error";

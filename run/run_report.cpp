@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "checker/checker.h"
 #include "run/run.h"
 #include "schema/record.h"
 
@@ -78,6 +79,18 @@ std::optional<bool> conditionReachable(const litmus::Test& test, const Model& m)
   });
   if (m.kind == Model::Kind::Decided || (m.kind == Model::Kind::Bounded && some)) return some;
   return std::nullopt;
+}
+
+Model askModel(const litmus::Test& test, int unroll, double timeoutSeconds) {
+  checker::Options opt;
+  opt.unroll = unroll;
+  opt.timeoutSeconds = timeoutSeconds;
+  try {
+    const checker::Result res = checker::check(test, opt);
+    return modelOf(test, &res.outcome, "");
+  } catch (const litmus::Error& e) {  // the model refuses the test
+    return modelOf(test, nullptr, e.what());
+  }
 }
 
 Model modelOf(const litmus::Test& test, const litmus::Outcome* outcome, const std::string& refusal) {
