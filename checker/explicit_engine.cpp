@@ -220,8 +220,12 @@ std::vector<litmus::State> Enumerator::finalStates(const Candidate& c, const Bit
   return out;
 }
 
-// A spinning thread loops forever when the reads of its last iteration read the final value of
-// their locations (co-maximal writes): every later iteration can read the same.
+// A spinning thread loops forever when each read of its last iteration can read the same value
+// again forever: no write after the one it read (in coherence) must ever reach it (D26). A load
+// need not see a write that is not morally strong with it (§8.7: nothing makes a weak load, or one
+// whose scope leaves the writer out, see another thread's write; docs/findings.md F4 and F7), so
+// only the morally strong later writes count; an mbarrier wait sees every update of its object
+// (D35), so every later write counts.
 bool Enumerator::spinsForever(const Candidate& c, const model::Choice<BitRel>& x) const {
   for (size_t t = 0; t < c.traces.size(); ++t) {
     if (c.stuck[t] != model::Stuck::Spinning) continue;
@@ -230,7 +234,8 @@ bool Enumerator::spinsForever(const Candidate& c, const model::Choice<BitRel>& x
       const int r = c.offset[t] + static_cast<int>(i);
       if (!c.g.events[r].isRead()) continue;
       for (int w = 0; w < static_cast<int>(c.g.events.size()); ++w)
-        if (x.rf.get(w, r) && x.co.row(w).any()) return false;
+        if (x.rf.get(w, r) && (c.g.events[r].mbarrier ? x.co.row(w).any() : x.co.row(w).intersects(c.s.ms.row(r))))
+          return false;
     }
   }
   return true;

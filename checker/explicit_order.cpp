@@ -100,12 +100,13 @@ std::vector<bool> spinningReads(const Candidate& c) {
   return out;
 }
 
-// Makes w co-maximal among the writes co must order with it: each morally strong write of its
-// location comes before it.
-void maxInCo(const Candidate& c, BitRel& co, int w) {
+// Makes w, read by the spinning read r, co-maximal among the writes co must order with it that
+// must reach r (spinsForever): each morally strong write of its location comes before it (for a
+// load, each one also morally strong with r).
+void maxInCo(const Candidate& c, BitRel& co, int w, int r) {
   const int loc = c.g.events[w].loc;
   for (int v : c.writesByLoc[loc])
-    if (v != w && c.s.ms.get(v, w)) co.set(v, w);
+    if (v != w && c.s.ms.get(v, w) && (c.g.events[r].mbarrier || c.s.ms.get(v, r))) co.set(v, w);
 }
 
 }  // namespace
@@ -229,7 +230,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
       if (explaining_ && !mayReachWanted(c, source)) continue;
       model::Choice<BitRel> nx = x;
       nx.rf.set(w, r);
-      if (spinRead[r]) maxInCo(c, nx.co, w);
+      if (spinRead[r]) maxInCo(c, nx.co, w, r);
       if ((!prune || refine(nx, r, w, dn)) && !pick(i + 1, nx, &dn)) return false;
     }
     source[r] = -1;

@@ -233,7 +233,8 @@ bool SmtEnumerator::collectiveResults(Smt& smt, const model::EventGraph& g, cons
   return true;
 }
 
-// A spinning thread loops forever when the reads of its last iteration read co-maximal writes.
+// A spinning thread loops forever when the reads of its last iteration read writes after which
+// (in coherence) no write must reach them (Enumerator::spinsForever says which must).
 void SmtEnumerator::assertSpinning(Smt& smt, const std::vector<const PathGroup*>& pick,
                                    const std::vector<int>& offset, const model::EventGraph& g,
                                    const SymRel& rf, const SymRel& co) {
@@ -245,8 +246,9 @@ void SmtEnumerator::assertSpinning(Smt& smt, const std::vector<const PathGroup*>
       const int r = offset[t] + static_cast<int>(i);
       if (!g.events[r].isRead()) continue;
       for (int w = 0; w < n; ++w)
-        for (int w2 = 0; w2 < n; ++w2)
-          if (!rf.at(w, r).isFalse() && !co.at(w, w2).isFalse())
+        for (int w2 = 0; w2 < n; ++w2)  // only writes that must reach r (spinsForever, D26)
+          if (!rf.at(w, r).isFalse() && !co.at(w, w2).isFalse() &&
+              (g.events[r].mbarrier || model::morallyStrong(g.events[w2], g.events[r])))
             smt.add(!(rf.at(w, r) && co.at(w, w2)));
     }
   }

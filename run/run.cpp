@@ -273,18 +273,6 @@ int driverMissing() {
   return 2;
 }
 
-runcli::Model askModel(const litmus::Test& t, const RunArgs& a) {
-  checker::Options opt;
-  opt.unroll = a.unroll;
-  opt.timeoutSeconds = a.modelTimeout;
-  try {
-    const checker::Result res = checker::check(t, opt);
-    return runcli::modelOf(t, &res.outcome, "");
-  } catch (const litmus::Error& e) {  // the model refuses the test
-    return runcli::modelOf(t, nullptr, e.what());
-  }
-}
-
 gpu::RunOptions runOptions(const RunArgs& a, const gpu::Profile& profile) {
   gpu::RunOptions o;
   o.count = a.count;
@@ -316,7 +304,7 @@ int tuneExit(const gpu::TuneResult& r) {
 int tunePerFamily(const RunArgs& a, const std::vector<litmus::Test>& tests, gpu::ProfileSet set) {
   std::vector<litmus::Test> useful;
   for (const litmus::Test& t : tests)
-    if (runcli::conditionReachable(t, askModel(t, a)) == true) useful.push_back(t);
+    if (runcli::conditionReachable(t, runcli::askModel(t, a.unroll, a.modelTimeout)) == true) useful.push_back(t);
   int rc = 0;
   gpu::Runner runner;  // one worker for every family
   const auto families = gpu::byFamily(useful, kTestsPerFamily);
@@ -374,8 +362,8 @@ int runTune(const RunArgs& a, std::vector<litmus::Test> tests, gpu::ProfileSet s
 // after `whileRunning` (which hands the next tests to the compiler).
 std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Test& t, const RunArgs& a,
                                       const gpu::RunOptions& o, const std::string& section, std::ostream* json,
-                                      runcli::Timing& timing, suite::ProgressLine& progress,
-                                      const std::function<void()>& whileRunning) {
+                                      runcli::Timing& timing, runcli::Coverage& coverage,
+                                      suite::ProgressLine& progress, const std::function<void()>& whileRunning) {
   const std::vector<gpu::RunOptions> shares = gpu::sweepShares(o, a.sweep);
   try {
     runner.submit(t, shares.front());
@@ -386,10 +374,11 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
     std::cerr << e.what() << "\n";
     std::cout << "Test " << t.name << ": refused\n\n" << std::flush;
     if (json) *json << runcli::refusedJson(t, e.what()).dump() << "\n" << std::flush;
+    ++coverage.refused;
     return runcli::Verdict::Refused;
   }
   const auto asked = std::chrono::steady_clock::now();
-  const runcli::Model model = askModel(t, a);
+  const runcli::Model model = runcli::askModel(t, a.unroll, a.modelTimeout);
   const double modelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
   gpu::RunResult r = runner.collect();
   std::vector<gpu::SweepShare> swept;
@@ -400,13 +389,16 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
     return std::nullopt;
   }
   timing.add(r, modelSeconds);
+  coverage.add(r, model);
   const runcli::Judgement j = runcli::judge(t, r, model);
+  std::optional<runcli::Fault> fault;
+  if (runcli::launchFault(r)) fault = runcli::diagnoseFault(t, a.modelTimeout);
   if (r.status == gpu::RunStatus::Ok) {
     runcli::printRun(std::cout, t, r, model, j, o.seed, swept.empty() ? "" : runcli::sweepLine(swept));
   } else {
     std::cout << "Test " << t.name << ": " << judge::toString(j.verdict) << ": " << r.message
               << (j.reason == r.message ? "" : "; " + j.reason) << "\n"
-              << runcli::sweepReplay(t, swept, a.json) << "\n";
+              << (fault ? "Fault: " + fault->summary + "\n" : "") << runcli::sweepReplay(t, swept, a.json) << "\n";
   }
   std::cout << std::flush;
   if (json) {
@@ -414,6 +406,7 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
     line["profile"] = section;
     line["budget"] = o.budgetSeconds > 0 ? nlohmann::ordered_json(o.budgetSeconds) : nlohmann::ordered_json(nullptr);
     if (!swept.empty()) line["sweep"] = runcli::sweepJson(swept);
+    if (fault) line["fault"] = runcli::faultJson(*fault);
     *json << line.dump() << "\n" << std::flush;
   }
   return j.verdict;
@@ -449,6 +442,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   size_t skipped = 0, left = 0;
   gpu::MultiRunner runner(a.workerPerTest, gpus, gpus.empty() ? nullptr : &probe);
   runcli::Timing timing;
+  runcli::Coverage coverage;
   // over the tests when there are several; a single test gets the worker's line of instances
   suite::ProgressLine progress(isatty(STDERR_FILENO) && tests.size() > 1);
   size_t reached = 0;
@@ -478,7 +472,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
     gpu::RunOptions o = runOptions(a, profiles.forFamily(litmus::familyOf(t), &section));
     o.progress = o.progress && !progress.enabled();
     const std::optional<runcli::Verdict> v = runOne(runner, t, a, o, section, a.json.empty() ? nullptr : &jsonFile,
-                                                    timing, progress, [&] { prefetch(i + 1); });
+                                                    timing, coverage, progress, [&] { prefetch(i + 1); });
     if (!v) return 2;
     ++verdicts[*v];
     rc = cli::worse(rc, judge::exitCode(*v));
@@ -486,6 +480,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   progress.clear();
   if (a.resume) std::cout << "Resumed: " << skipped << " tests already in " << a.json << "\n";
   timing.print(std::cout, runner.workersStarted());
+  coverage.print(std::cout);
   runcli::printSummary(tests.size() - left, verdicts);
   if (left) {
     std::cerr << "litmus run: --max-time " << a.maxTime << " s reached: " << left << " of " << tests.size()
@@ -505,7 +500,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
 int selfTestOne(gpu::Runner& runner, const litmus::Test& t, const RunArgs& a, const gpu::RunOptions& o,
                 bool& fatalError) {
   const std::string name = t.name + " (" + gpu::placementSummary(t) + ")";
-  const runcli::Model model = askModel(t, a);
+  const runcli::Model model = runcli::askModel(t, a.unroll, a.modelTimeout);
   if (model.kind != runcli::Model::Kind::Decided || model.allowed.size() != 1 || !model.hang.empty()) {
     std::cout << "BROKEN " << name << ": the model (" << judge::toString(model.kind) << ") allows "
               << model.allowed.size() << " states" << (model.hang.empty() ? "" : " and can hang")

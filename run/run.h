@@ -34,6 +34,8 @@ struct Model {
   std::string note;                    // Unknown/Unavailable: why; Bounded: the bound
 };
 Model modelOf(const litmus::Test& test, const litmus::Outcome* outcome, const std::string& refusal);
+// Asks the model (checker::check with `unroll` and the timeout); a refusal becomes Unavailable.
+Model askModel(const litmus::Test& test, int unroll, double timeoutSeconds);
 
 // The verdict words, their exit statuses and their ranking are the judge's (judge/run_verdict.h).
 using Verdict = judge::RunVerdict;
@@ -60,6 +62,24 @@ void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& 
 // One JSON object per test (docs/gpu-runner.md lists the keys).
 nlohmann::ordered_json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& model,
                        const Judgement& j, uint64_t seed);
+// A launch that faulted (run/run_fault.cpp): the arrivals that, in some execution of the model,
+// find fewer arrivals pending in their phase than they make (undefined in the ISA).
+struct FaultSite {
+  std::string thread, instruction;
+  int line = 0;
+  int64_t pending = 0, count = 1;
+};
+struct Fault {
+  bool undefined = false;  // some site found: the ISA calls what it does undefined
+  std::vector<FaultSite> sites;
+  std::string summary;  // one line for the report
+};
+// Did the driver report that the kernel faulted (a failed launch, an illegal address ...)?
+bool launchFault(const gpu::RunResult& r);
+// Asks the model (within timeoutSeconds, 0: none) which instruction can have faulted.
+Fault diagnoseFault(const litmus::Test& test, double timeoutSeconds);
+nlohmann::ordered_json faultJson(const Fault& f);
+
 // Can the condition's body hold in a state the model allows (a weak outcome worth looking for)?
 // nullopt when the model cannot say.
 std::optional<bool> conditionReachable(const litmus::Test& test, const Model& model);
@@ -102,6 +122,21 @@ struct Timing {
   // "Timing: ..." (nothing when no test ran).
   void print(std::ostream& os, int workers) const;
 };
+
+// Coverage of a campaign (docs/gpu-runner.md, "Coverage"): the final states the model allows, and
+// which of them the GPU showed. An allowed state not seen is `rare` when its test ran to the end
+// (not seen in n instances: its rate is below 3/n with 95% confidence) and `not tried` when its
+// test did not (a timeout, a fault, a share that failed); refused tests are counted apart, as the
+// model is not asked about them.
+struct Coverage {
+  uint64_t allowed = 0, observed = 0, rare = 0, notTried = 0;
+  int refused = 0;
+  void add(const gpu::RunResult& r, const Model& model);
+  // "Coverage: ..." (nothing when no state was counted).
+  void print(std::ostream& os) const;
+};
+// Why an allowed state was not seen in this run: "rare" or "not tried" (Coverage).
+const char* unseenReason(const gpu::RunResult& r);
 
 // Runs the test; false when the runner refused it (`refusal` says why). NoDriver and NoDevice
 // come back in r.status, which `fatal` tells.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <ostream>
 #include <sstream>
@@ -99,7 +100,13 @@ namespace runcli {
 
 gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
                          gpu::RunResult first, std::vector<gpu::SweepShare>& swept) {
-  for (const gpu::RunOptions& o : shares) swept.push_back({o.profile, o.seed, o.count});
+  for (const gpu::RunOptions& o : shares) {
+    gpu::SweepShare s;
+    s.profile = o.profile;
+    s.seed = o.seed;
+    s.count = o.count;
+    swept.push_back(s);
+  }
   const auto record = [&](size_t k, const gpu::RunResult& r) {
     gpu::SweepShare& s = swept[k];
     s.status = r.status == gpu::RunStatus::Ok ? "ok" : r.status == gpu::RunStatus::Timeout ? "timeout" : "error";
@@ -193,6 +200,28 @@ bool runOrRefuse(gpu::Runner& runner, const litmus::Test& t, const gpu::RunOptio
 
 bool fatal(const gpu::RunResult& r) {
   return r.status == gpu::RunStatus::NoDriver || r.status == gpu::RunStatus::NoDevice;
+}
+
+const char* unseenReason(const gpu::RunResult& r) { return r.status == gpu::RunStatus::Ok ? "rare" : "not tried"; }
+
+void Coverage::add(const gpu::RunResult& r, const Model& model) {
+  if (model.kind != Model::Kind::Decided && model.kind != Model::Kind::Bounded) return;
+  for (const litmus::State& s : model.allowed) {
+    ++allowed;
+    const bool seen = r.status == gpu::RunStatus::Ok &&
+                      std::any_of(r.histogram.begin(), r.histogram.end(), [&](const auto& e) { return e.first == s; });
+    if (seen) ++observed;
+    else if (r.status == gpu::RunStatus::Ok) ++rare;
+    else ++notTried;
+  }
+}
+
+void Coverage::print(std::ostream& os) const {
+  if (allowed == 0 && refused == 0) return;
+  os << "Coverage: " << observed << " of " << allowed << " allowed final states observed";
+  if (allowed) os << " (" << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(observed) / static_cast<double>(allowed) << "%)";
+  os << std::defaultfloat << "; not seen: " << rare << " rare (their test ran to the end), " << notTried
+     << " not tried (their test did not); " << refused << " tests refused\n";
 }
 
 void printSummary(size_t tests, std::map<Verdict, int>& verdicts) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "checker/checker.h"
 #include "run/run.h"
 #include "schema/record.h"
 
@@ -78,6 +79,18 @@ std::optional<bool> conditionReachable(const litmus::Test& test, const Model& m)
   });
   if (m.kind == Model::Kind::Decided || (m.kind == Model::Kind::Bounded && some)) return some;
   return std::nullopt;
+}
+
+Model askModel(const litmus::Test& test, int unroll, double timeoutSeconds) {
+  checker::Options opt;
+  opt.unroll = unroll;
+  opt.timeoutSeconds = timeoutSeconds;
+  try {
+    const checker::Result res = checker::check(test, opt);
+    return modelOf(test, &res.outcome, "");
+  } catch (const litmus::Error& e) {  // the model refuses the test
+    return modelOf(test, nullptr, e.what());
+  }
 }
 
 Model modelOf(const litmus::Test& test, const litmus::Outcome* outcome, const std::string& refusal) {
@@ -244,6 +257,10 @@ Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& mod
     for (const litmus::State& s : model.allowed)
       if (!seen(r, s)) never.push_back(stateJson(test, s));
   o["neverObserved"] = never;
+  // why (Coverage in run.h); a rare state's rate is below 3/instances with 95% confidence
+  o["neverObservedReason"] = never.empty() ? Json(nullptr) : Json(unseenReason(r));
+  o["rareBelow"] = never.empty() || r.status != gpu::RunStatus::Ok || r.instances == 0
+                       ? Json(nullptr) : Json(3.0 / static_cast<double>(r.instances));
   return o;
 }
 

@@ -208,6 +208,20 @@ check "worker: a failed launch is an error, exit 4" test $RC -eq 4
 check "worker: the failed launch is named" has out "cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED (719)"
 check "worker: after a fault the next test runs on a fresh context" test "$(retains)" -eq 2
 check "worker: the test after a fault is fine" has out "Summary: 2 tests: 1 ok, 0 violation, 0 inconclusive, 0 hung, 0 timeout, 0 refused, 1 error"
+check "fault: no mbarrier arrival, the instruction unknown" has out "Fault: the test has no mbarrier arrival"
+# A fault in a pipeline: the model names the arrival that can find no arrival pending in its phase
+# (undefined in the ISA, docs/gpu-runner.md "Faults"); in the correct pipeline none can.
+NOEW=patterns/reference/tma-pipeline/tma-pipeline-S2-K3-no-empty-wait.yaml
+FAKE_CUDA_FAULT="test tma-pipeline-S2-K3-no-empty-wait" fake run -n 1000 --json "$TMP/fault.json" "$NOEW"
+check "fault: an error, exit 4" test $RC -eq 4
+check "fault: the refill's arrival is named, with its state" \
+  has out "Fault: P0's 'mbarrier.arrive.expect_tx.shared::cta.b64 _, [full0], 16' (line 27) can arrive when its phase has 0 arrivals pending, fewer than its 1 (or before its mbarrier.init is visible)"
+check "fault: the first fill's arrival is not named" test "$(grep -c "line 23)" "$TMP/out")" -eq 0
+check "fault: JSON says undefined, with the site" \
+  grep -q '"fault":{"undefined":true,.*"thread":"P0",.*"line":27,"pending":0,"count":1' "$TMP/fault.json"
+FAKE_CUDA_FAULT="test tma-pipeline-S2-K3" fake run -n 1000 patterns/reference/tma-pipeline/tma-pipeline-S2-K3.yaml
+check "fault in a correct pipeline: no arrival named" \
+  has out "Fault: in no execution of the model does an mbarrier arrival find fewer pending arrivals"
 
 # --budget: GPU seconds per test (the fake spends FAKE_CUDA_LAUNCH_US per launch in cuCtxSynchronize).
 FAKE_CUDA_LAUNCH_US=2000 FAKE_CUDA_STATES="0,0" fake run -n 1e12 --budget 0.2 --json "$TMP/budget.json" "$MP"
