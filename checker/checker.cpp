@@ -58,6 +58,9 @@ std::string Disagreement::describe(const std::vector<litmus::Term>& observed) co
   std::string out = "engines disagree on " + test + ":";
   for (const auto& st : explicitOnly) out += " [explicit only: " + litmus::formatState(observed, st) + "]";
   for (const auto& st : smtOnly) out += " [smt only: " + litmus::formatState(observed, st) + "]";
+  if (observations)
+    out += std::string(" [observation: explicit ") + litmus::toString(observations->first) + ", smt " +
+           litmus::toString(observations->second) + "]";
   if (hangDiffers)
     out += std::string(" [may hang: explicit ") + (explicitMayHang ? "yes" : "no") + ", smt " +
            (smtMayHang ? "yes" : "no") + "]";
@@ -77,8 +80,13 @@ Result checkBoth(const litmus::Test& test, const Options& options, const Deadlin
   const std::set<litmus::State> b(s.outcome.states.begin(), s.outcome.states.end());
   Disagreement& d = e.disagreement;
   d.test = test.name;
-  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(d.explicitOnly));
-  std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(d.smtOnly));
+  if (e.outcome.statesCut || s.outcome.statesCut) {  // each lists its own first states
+    if (e.outcome.observation() != s.outcome.observation())
+      d.observations = {e.outcome.observation(), s.outcome.observation()};
+  } else {
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(d.explicitOnly));
+    std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(d.smtOnly));
+  }
   d.explicitMayHang = !e.outcome.hang.empty();
   d.smtMayHang = !s.outcome.hang.empty();
   d.hangDiffers = d.explicitMayHang != d.smtMayHang;

@@ -34,6 +34,10 @@ struct Options {
   // when an allocation fails and the test ends Unknown.
   uint64_t maxMemoryBytes = 0;
   bool witnesses = false;         // keep one execution per allowed state (for --graph)
+  // The most final states listed (--max-states; 0: every one). Past it the engines search only
+  // for what the Observation and liveness still need (litmus::Outcome::statesCut): a buggy
+  // pipeline whose weak reads multiply the states gets its verdict without listing them all.
+  size_t maxStates = 100;
   bool explain = false;           // for a forbidden condition, find a violating candidate
   // --explain=STATE: the state (or part of one) to explain instead of the condition's outcome.
   std::optional<litmus::StatePattern> explainState;
@@ -114,7 +118,9 @@ struct Disagreement {
   std::vector<litmus::State> explicitOnly, smtOnly;  // allowed final states one engine alone found
   bool hangDiffers = false;                          // one engine says the test may hang, the other not
   bool explicitMayHang = false, smtMayHang = false;
-  bool empty() const { return explicitOnly.empty() && smtOnly.empty() && !hangDiffers; }
+  // A listing cut at --max-states compares the observations instead of the state sets.
+  std::optional<std::pair<litmus::Observation, litmus::Observation>> observations;  // explicit, smt
+  bool empty() const { return explicitOnly.empty() && smtOnly.empty() && !hangDiffers && !observations; }
   // "engines disagree on NAME: [explicit only: STATE] [smt only: STATE] [may hang: explicit yes,
   // smt no]"; empty when they agree.
   std::string describe(const std::vector<litmus::Term>& observed) const;

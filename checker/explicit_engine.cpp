@@ -147,6 +147,7 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
     bool hangs = false;
     for (size_t t = 0; t < pick.size(); ++t) hangs |= traces_[t].traces[pick[t]].stuck != model::Stuck::No;
     if (hangs && explaining_) return true;  // no final state to explain
+    if (!hangs && finishingDone()) return true;  // the listing is cut and both sides are seen
     for (size_t t = 0; t < pick.size() && hangs; ++t)
       if (twin[t] >= 0 && pick[twin[t]] > pick[t]) return true;  // a swap of twins searches it
     if (!hangs || hang_.empty()) {  // one hanging execution is enough to report
@@ -271,8 +272,17 @@ bool Enumerator::wantedState(const litmus::State& s) const {
   return opt_.explainState ? litmus::matches(*opt_.explainState, s) : satisfiesTarget(s);
 }
 
-// Whether the reads-from chosen so far (source) may still end in the outcome to explain: the
-// observed registers it decides already, and the condition (or --explain's state) on them.
+void Enumerator::noteListed(bool side, size_t listed) {
+  sideSeen_[side] = true;
+  // --explain=STATE asks about one state, which a cut listing may leave out: no cut then
+  if (!cut_ && opt_.maxStates > 0 && listed >= opt_.maxStates && !opt_.explainState) cut_ = true;
+  if (cut_ && !finishingDone()) seek_ = !sideSeen_[1];
+  else seek_.reset();
+}
+
+// Whether the reads-from chosen so far (source) may still end in the outcome to explain, or (a
+// cut listing) on the side of the condition it lacks: the observed registers it decides already,
+// and the condition (or --explain's state) on them.
 bool Enumerator::mayReachWanted(const Candidate& c, const std::vector<int>& source) const {
   const auto regs = model::partialRegisters(c.g.events, c.traces, c.offset, source);
   std::vector<std::optional<int64_t>> values;
@@ -286,9 +296,10 @@ bool Enumerator::mayReachWanted(const Candidate& c, const std::vector<int>& sour
       values.push_back(term.value);
     }
   }
-  if (opt_.explainState) return litmus::mayMatch(*opt_.explainState, values);
+  if (opt_.explainState && explaining_) return litmus::mayMatch(*opt_.explainState, values);
   const auto body = litmus::evalConditionPartial(test_.condition, test_.observed, values);
   if (!body) return true;
+  if (!explaining_) return *body == *seek_;  // a cut listing looks for the side it lacks
   return test_.quantifier == litmus::Quantifier::Forall ? !*body : *body;
 }
 
@@ -355,12 +366,21 @@ Result Enumerator::run() {
         }
         recordRaces(cc, d.cause, races, test_);
         for (auto& st : finalStates(cc, x.co)) {
-          auto& slot = seen[st];
+          auto it = seen.find(st);
+          if (it == seen.end()) {
+            const bool side = litmus::evalCondition(test_.condition, test_.observed, st);
+            if (cut_ && sideSeen_[side]) continue;  // past the cut: only a state of the other side
+            it = seen.emplace(st, std::pair<uint64_t, std::optional<Execution>>{}).first;
+            noteListed(side, seen.size());
+          }
+          auto& slot = it->second;
           ++slot.first;
           if (opt_.witnesses && !slot.second) slot.second = Execution{withValues(cc), x.rf, x.co, x.sc, x.bar, st};
         }
-        return true;
+        doneWithCandidate_ = finishingDone();
+        return !doneWithCandidate_;
   });
+  seek_.reset();
   auto& out = res.outcome;
   describeTest(out, test_, "explicit", res.bounded, opt_.unroll);
   out.candidates = examined;
@@ -370,6 +390,7 @@ Result Enumerator::run() {
   }
   for (auto& [key, race] : races) out.races.push_back(race);
   out.hang = hang_;
+  if (cut_) out.statesCut = opt_.maxStates;
   if (timedOut_) {
     out.giveUp(litmus::UnknownReason::Timeout, deadline_.describe());
     return res;

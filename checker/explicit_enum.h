@@ -107,6 +107,15 @@ class Enumerator {
   std::optional<Axiom> relax_;
   bool explaining_ = false;
   model::Settled values_;           // the values of the execution being visited
+  // Past Options::maxStates: whether a listed state leaves the condition's body false (0) or
+  // true (1), and the side the search still looks for (none once both are seen: executions that
+  // end are then not searched at all).
+  bool cut_ = false;
+  bool sideSeen_[2] = {false, false};
+  std::optional<bool> seek_;
+  // Notes a newly listed state on `side`; the listing is cut once it holds `listed` states.
+  void noteListed(bool side, size_t listed);
+  bool finishingDone() const { return cut_ && sideSeen_[0] && sideSeen_[1]; }
 
   // The candidate's events with the values of the execution being visited.
   model::EventGraph withValues(const Candidate& c) const {

@@ -227,7 +227,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
     for (int w : writes) {
       source[r] = w;
       if (!lookAhead && !model::valuesMayHold(c.g.events, c.traces, c.offset, source)) continue;
-      if (explaining_ && !mayReachWanted(c, source)) continue;
+      if ((explaining_ || (seek_ && !c.hangs)) && !mayReachWanted(c, source)) continue;
       model::Choice<BitRel> nx = x;
       nx.rf.set(w, r);
       if (spinRead[r]) maxInCo(c, nx.co, w, r);

@@ -2,6 +2,7 @@
 
 #include "base/limit_error.h"
 #include "checker/engine_common.h"
+#include "litmus/outcome.h"
 
 #include <algorithm>
 #include <map>
@@ -132,6 +133,12 @@ class SmtEnumerator {
   model::Program prog_;
   model::Domain dom_;
   std::set<litmus::State> states_;
+  // Past Options::maxStates: the sides of the condition's body the listed states show (as in the
+  // explicit engine); the solver then asks only for a state of the side not seen.
+  bool cut_ = false;
+  bool sideSeen_[2] = {false, false};
+  bool finishingDone() const { return cut_ && sideSeen_[0] && sideSeen_[1]; }
+  void list(const litmus::State& st);
   bool unknown_ = false;
   litmus::UnknownReason unknownWhy_ = litmus::UnknownReason::None;  // of the first unknown answer
   void noteUnknown(const Smt& smt) {
@@ -417,8 +424,15 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
     }
   }
   // Every allowed final state, one model at a time, each then blocked. Z3 checks its own timeout
-  // only now and then, so the deadline is also checked here between models (in smt.check).
-  while (true) {
+  // only now and then, so the deadline is also checked here between models (in smt.check). Once
+  // the listing is cut, only a state on the side of the condition not seen yet.
+  const z3::expr body = conditionTerm(c, code, test_.condition, test_.observed, observed);
+  for (bool seeking = false;;) {
+    if (cut_ && !seeking) {
+      if (finishingDone()) return;
+      smt.add(sideSeen_[1] ? !body : body);
+      seeking = true;
+    }
     const auto answer = smt.check(deadline_);
     if (answer == Smt::Answer::Unknown) {
       noteUnknown(smt);
@@ -433,10 +447,18 @@ void SmtEnumerator::solveCombination(const std::vector<const PathGroup*>& pick) 
       st.values.push_back(code.decode(v));
       rebind(block, block || (o != v));
     }
-    states_.insert(st);
+    list(st);
     if (observed.empty()) return;
     smt.add(block);
   }
+}
+
+void SmtEnumerator::list(const litmus::State& st) {
+  const bool side = litmus::evalCondition(test_.condition, test_.observed, st);
+  if (cut_ && sideSeen_[side]) return;
+  states_.insert(st);
+  sideSeen_[side] = true;
+  if (opt_.maxStates > 0 && states_.size() >= opt_.maxStates && !opt_.explainState) cut_ = true;
 }
 
 // Every combination of one path group per thread, each solved on its own context.
@@ -453,7 +475,7 @@ void SmtEnumerator::enumerate(const std::vector<std::vector<PathGroup>>& groups)
       pick.push_back(&groups[t][idx[t]]);
       hangs |= pick.back()->traces.front()->stuck != model::Stuck::No;
     }
-    if (!hangs || hang_.empty()) solveCombination(pick);
+    if (hangs ? hang_.empty() : !finishingDone()) solveCombination(pick);
     return !unknown_;
   });
 }
@@ -483,6 +505,7 @@ Result SmtEnumerator::run() {
   // The symbolic engine counts final states, not executions (docs/performance.md).
   for (const auto& st : states_) addState(out, test_, st, 1);
   out.hang = hang_;
+  if (cut_) out.statesCut = opt_.maxStates;
   if (timedOut || unknownWhy_ == litmus::UnknownReason::Timeout)
     out.giveUp(litmus::UnknownReason::Timeout, deadline_.describe());
   else if (unknownWhy_ == litmus::UnknownReason::Memory)

@@ -14,6 +14,10 @@ void ValueCode::seal() {
 
 bool ValueCode::has(int64_t v) const { return std::binary_search(values_.begin(), values_.end(), v); }
 
+uint64_t ValueCode::below(int64_t v) const {
+  return static_cast<uint64_t>(std::lower_bound(values_.begin(), values_.end(), v) - values_.begin());
+}
+
 z3::expr ValueCode::of(z3::context& c, int64_t v) const {
   const auto it = std::lower_bound(values_.begin(), values_.end(), v);
   return c.bv_val(static_cast<uint64_t>(it - values_.begin()), bits_);
@@ -187,6 +191,102 @@ std::vector<z3::expr> brokenAssignments(z3::context& c, const ValueCode& code, c
   for (size_t row = 0; row < t.rows.size(); ++row)
     if ((t.rows[row].second != 0) != truth) out.push_back(rowHolds(c, code, t, row, readVar));
   return out;
+}
+
+}  // namespace checker
+
+namespace checker {
+
+namespace {
+
+using litmus::CmpOp;
+
+CmpOp flipped(CmpOp op) {  // a OP b  ==  b flipped(OP) a
+  switch (op) {
+    case CmpOp::Lt: return CmpOp::Gt;
+    case CmpOp::Le: return CmpOp::Ge;
+    case CmpOp::Gt: return CmpOp::Lt;
+    case CmpOp::Ge: return CmpOp::Le;
+    default: return op;
+  }
+}
+
+bool holds(CmpOp op, int64_t a, int64_t b) {
+  switch (op) {
+    case CmpOp::Eq: return a == b;
+    case CmpOp::Ne: return a != b;
+    case CmpOp::Lt: return a < b;
+    case CmpOp::Le: return a <= b;
+    case CmpOp::Gt: return a > b;
+    case CmpOp::Ge: return a >= b;
+    case CmpOp::None: return false;
+  }
+  return false;
+}
+
+// A code against a constant k, which the code may lack: one bit wider, so that "below every
+// value" and "above every value" both fit.
+z3::expr againstConstant(z3::context& c, const ValueCode& code, const z3::expr& e, CmpOp op, int64_t k) {
+  const unsigned w = code.bits() + 1;
+  const z3::expr wide = z3::zext(e, 1);
+  const z3::expr lo = c.bv_val(code.below(k), w);                      // codes of values < k
+  const z3::expr hi = c.bv_val(code.below(k) + (code.has(k) ? 1 : 0), w);  // ... of values <= k
+  switch (op) {
+    case CmpOp::Eq: return code.has(k) ? e == code.of(c, k) : c.bool_val(false);
+    case CmpOp::Ne: return code.has(k) ? e != code.of(c, k) : c.bool_val(true);
+    case CmpOp::Lt: return z3::ult(wide, lo);
+    case CmpOp::Le: return z3::ult(wide, hi);
+    case CmpOp::Gt: return z3::uge(wide, hi);
+    case CmpOp::Ge: return z3::uge(wide, lo);
+    case CmpOp::None: break;
+  }
+  return c.bool_val(false);
+}
+
+z3::expr betweenCodes(const z3::expr& a, const z3::expr& b, CmpOp op) {
+  switch (op) {
+    case CmpOp::Eq: return a == b;
+    case CmpOp::Ne: return a != b;
+    case CmpOp::Lt: return z3::ult(a, b);
+    case CmpOp::Le: return z3::ule(a, b);
+    case CmpOp::Gt: return z3::ugt(a, b);
+    case CmpOp::Ge: return z3::uge(a, b);
+    case CmpOp::None: break;
+  }
+  return a.ctx().bool_val(false);
+}
+
+}  // namespace
+
+z3::expr conditionTerm(z3::context& c, const ValueCode& code, const litmus::Cond& cond,
+                       const std::vector<litmus::Term>& observed, const std::vector<z3::expr>& values) {
+  using K = litmus::Cond::Kind;
+  switch (cond.kind) {
+    case K::True: return c.bool_val(true);
+    case K::False: return c.bool_val(false);
+    case K::Not: return !conditionTerm(c, code, cond.kids.at(0), observed, values);
+    case K::And:
+    case K::Or: {
+      z3::expr_vector kids(c);
+      for (const auto& k : cond.kids) kids.push_back(conditionTerm(c, code, k, observed, values));
+      return cond.kind == K::And ? z3::mk_and(kids) : z3::mk_or(kids);
+    }
+    case K::Cmp: break;
+  }
+  // a term: its code when observed, else its constant (an unobserved term reads 0)
+  auto term = [&](const litmus::Term& t) -> std::pair<std::optional<z3::expr>, int64_t> {
+    if (t.kind == litmus::Term::Kind::Const) return {std::nullopt, t.value};
+    for (size_t i = 0; i < observed.size(); ++i)
+      if (observed[i].kind == t.kind && observed[i].name == t.name && observed[i].thread == t.thread)
+        return {values[i], 0};
+    return {std::nullopt, 0};
+  };
+  const auto [a, ka] = term(cond.lhs);
+  const auto [b, kb] = term(cond.rhs);
+  if (a && b) return betweenCodes(*a, *b, cond.cmp);
+  if (a) return againstConstant(c, code, *a, cond.cmp, kb);
+  if (b) return againstConstant(c, code, *b, flipped(cond.cmp), ka);
+  return c.bool_val(holds(cond.cmp, ka, kb));
 }
 
 }  // namespace checker

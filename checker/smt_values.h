@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checker/engine_common.h"
+#include "litmus/test.h"
 #include "semantics/semantics.h"
 
 namespace checker {
@@ -23,6 +24,9 @@ class ValueCode {
   bool has(int64_t v) const;
   z3::expr of(z3::context& c, int64_t v) const;
   int64_t decode(const z3::expr& e) const { return values_.at(e.get_numeral_uint64()); }
+  // How many values of the code lie below v: codes follow the values' order, so comparing two
+  // codes compares their values.
+  uint64_t below(int64_t v) const;
   unsigned bits() const { return bits_; }
 
  private:
@@ -64,6 +68,11 @@ void addValues(const TraceTables& t, ValueCode& code);
 // The table as a term, the reads' codes given by readVar (trace index -> code term).
 z3::expr tableTerm(z3::context& c, const ValueCode& code, const ValueTable& t,
                    const std::function<z3::expr(int)>& readVar);
+
+// A condition's body (litmus::Cond) over the codes of the observed terms (`values`, in the
+// order of `observed`); a term not observed reads 0, as in litmus::evalCondition.
+z3::expr conditionTerm(z3::context& c, const ValueCode& code, const litmus::Cond& cond,
+                       const std::vector<litmus::Term>& observed, const std::vector<z3::expr>& values);
 
 // The assignments of a decision's table that break it: under these the path is impossible.
 std::vector<z3::expr> brokenAssignments(z3::context& c, const ValueCode& code, const ValueTable& t,

@@ -2,6 +2,7 @@
 // command), the libraries do the work, and base/exit_code.h maps the results to exit statuses:
 // 0 ok, 1 a check or expectation failed, 2 bad input or usage, 3 unknown and none failed,
 // 4 internal error; over many tests the most severe wins (4 > 2 > 1 > 3 > 0).
+#include <algorithm>
 #include <malloc.h>
 #include <unistd.h>
 
@@ -50,6 +51,7 @@ struct Args {
   std::vector<std::string> paths;
   std::string engine = "auto";
   int unroll = 2;
+  int64_t maxStates = -1;  // --max-states; -1: the checker's default (every state under --herd)
   double timeout = 0;
   std::string maxMemory;  // empty: the default (cli::defaultMemoryLimit)
   bool json = false;
@@ -75,6 +77,7 @@ struct Args {
     checker::Options o;
     o.engine = *checker::parseEngine(engine);  // the option's validator accepted it
     o.unroll = unroll;
+    if (maxStates >= 0 || herd) o.maxStates = static_cast<size_t>(std::max<int64_t>(maxStates, 0));
     o.timeoutSeconds = timeout;
     for (const auto& r : readings) model::choose(o.readings, r);  // the option's validator accepted it
     return o;
@@ -167,21 +170,6 @@ int checkOne(const litmus::Test& t, const Args& a, checker::Options opt, std::os
   return report(t, checker::check(t, opt), a, target, out, err);
 }
 
-// Output paths are tried before any test runs, so that a bad one is a usage error with nothing
-// printed, not a failure after minutes of work.
-void requireDirectory(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir))
-    throw litmus::Error({dir, 0, 0}, "cannot create directory" + (ec ? ": " + ec.message() : ""));
-}
-
-void requireWritable(const std::string& file) {
-  const bool existed = std::filesystem::exists(file);
-  if (!std::ofstream(file, std::ios::app)) throw litmus::Error({file, 0, 0}, "cannot write this file");
-  if (!existed) std::filesystem::remove(file);
-}
-
 // A test read, and the seconds reading it took (they count against its --timeout). A file that
 // could not be read within --timeout or --max-memory has no test: `unread` says why, and `test`
 // holds only its file and, for a name, the file's stem.
@@ -245,7 +233,7 @@ int cmdCheck(const Args& a) {
   std::erase_if(tests, [&](const ReadTest& t) { return !suite::inShard(t.test.name, a.shardOf()); });
   for (const auto& t : tests)  // a bad --explain=STATE: usage, nothing run
     if (t.unread.empty()) explainTarget(t.test, a);
-  if (!a.graphDir.empty()) requireDirectory(a.graphDir);
+  if (!a.graphDir.empty()) litmus::requireDirectory(a.graphDir);
   checker::Options opt = a.options();
   // An allowed state is explained by its witness execution.
   opt.witnesses = !a.graphDir.empty() || !a.explain.empty();
@@ -306,7 +294,7 @@ void printSummary(const suite::SuiteReport& report, std::ostream& os) {
 }
 
 int cmdSuite(const Args& a) {
-  if (!a.junit.empty()) requireWritable(a.junit);
+  if (!a.junit.empty()) litmus::requireWritable(a.junit);
   suite::SuiteOptions so;
   so.check = a.options();
   so.check.alternatives = false;  // a suite judges expectations: the readings' cost stays out
@@ -366,6 +354,8 @@ void addModelOptions(CLI::App* cmd, Args& a) {
   cmd->add_option("--unroll", a.unroll, "backward jumps allowed per branch (default 2)")
       ->type_name("N")
       ->check(CLI::Range(0, 64));
+  cmd->add_option("--max-states", a.maxStates, "final states listed before the search turns to the observation and "
+                  "liveness alone (default 100; 0: every one; docs/performance.md)")->type_name("N")->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
   cmd->add_option("--timeout", a.timeout,
                   "seconds per test; an unfinished test is reported Unknown (exit 3)")
       ->type_name("S")

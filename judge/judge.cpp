@@ -87,6 +87,13 @@ Judgement judgeOutcome(const litmus::Outcome& o, const Expectation& x, const std
     return j;
   }
   judgeDecided(o, x, opt, j);
+  // A cut listing examined only some executions: no race among them proves nothing.
+  if (j.reasons.empty() && x.raceFree && o.statesCut > 0 && o.races.empty()) {
+    j.decision = Decision::Unknown;
+    j.reasons.push_back("race freedom not established: the listing stopped at " +
+                        std::to_string(o.statesCut) + " states (--max-states 0 lists every one)");
+    return j;
+  }
   const bool expected = x.verdict != litmus::Expect::None || !x.liveness.empty() || x.raceFree;
   j.decision = !j.reasons.empty() ? Decision::Fail : expected ? Decision::Pass : Decision::NoExpectation;
   return j;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "litmus/test.h"
 
@@ -32,6 +33,19 @@ std::vector<std::string> findTestFiles(const std::vector<std::string>& paths) {
     }
   }
   return out;
+}
+
+void requireDirectory(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir))
+    throw Error({dir, 0, 0}, "cannot create directory" + (ec ? ": " + ec.message() : ""));
+}
+
+void requireWritable(const std::string& file) {
+  const bool existed = std::filesystem::exists(file);
+  if (!std::ofstream(file, std::ios::app)) throw Error({file, 0, 0}, "cannot write this file");
+  if (!existed) std::filesystem::remove(file);
 }
 
 }  // namespace litmus

@@ -11,4 +11,9 @@ bool isTestFile(const std::string& path);  // .yaml, .yml or .litmus
 // files (sorted, so that runs are reproducible). Throws litmus::Error for a missing path.
 std::vector<std::string> findTestFiles(const std::vector<std::string>& paths);
 
+// Output paths are tried before any test runs, so that a bad one is a usage error with nothing
+// printed, not a failure after minutes of work. Both throw litmus::Error naming the path.
+void requireDirectory(const std::string& dir);  // created if missing
+void requireWritable(const std::string& file);  // left as it was (removed if it was not there)
+
 }  // namespace litmus

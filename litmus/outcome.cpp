@@ -110,6 +110,10 @@ void printHerd(std::ostream& os, const Outcome& o) {
   if (o.loopBound >= 0)
     os << "Bounded: paths taking a backward branch more than " << o.loopBound
        << " times were not explored (--unroll)\n";
+  if (o.statesCut > 0)
+    os << "Cut: the listing stopped at " << o.statesCut
+       << " states (--max-states); the observation and liveness are exact, the counts and races"
+          " cover only the executions examined\n";
   for (const auto& r : o.races)
     os << "Race " << r.first << " <-> " << r.second << " (" << r.why << ")\n";
   if (!o.hang.empty()) os << "May hang: " << o.hang << "\n";
@@ -157,6 +161,7 @@ nlohmann::ordered_json toJson(const Outcome& o) {
     j["vacuous"] = o.vacuous();
   }
   if (o.loopBound >= 0) j["unrollBoundHit"] = o.loopBound;
+  if (o.statesCut > 0) j["statesCut"] = o.statesCut;
   if (!o.reliesOn.empty()) {
     ordered_json relies = ordered_json::array();
     for (const Reliance& r : o.reliesOn) {

@@ -75,6 +75,11 @@ struct Outcome {
   std::string hang;
   double seconds = 0;
   int loopBound = -1;               // >= 0: some paths took more backward jumps and were dropped
+  // > 0: the listing of states stopped at this many (--max-states), and the search went on only
+  // for what the Observation and liveness need. Those stay exact; `states` holds the ones listed
+  // (and at most one more, of the condition's other side), while positive, negative and races
+  // count only the executions examined: no race found then says nothing.
+  size_t statesCut = 0;
   std::string engine;               // "explicit" / "smt"
   // Stronger-than-text decisions the verdict may rest on: set for a Never or Always observation
   // (a Sometimes holds under the text's weaker reading too); then the readings under whose

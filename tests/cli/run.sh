@@ -554,18 +554,18 @@ if [ "$asan" -eq 1 ]; then
   skip "the memory limit in check, suite, with --timeout, and on memory-blowup/"
 else
   m=memory-limit/many-states.yaml
-  lit check --max-memory 64M "$m" golden/CoRR.yaml
+  lit check --max-memory 64M --max-states 0 "$m" golden/CoRR.yaml
   [ "$RC" -eq 3 ] && grep -qx 'Unknown memory limit of 64 MiB exceeded' "$OUT" &&
     grep -qx 'Observation CoRR Never 0 3' "$OUT"
   ok_if $? "check: after a test that hit the memory limit the next one runs normally, exit 3" \
-    "$(ran check --max-memory 64M "$m" golden/CoRR.yaml)"
-  lit suite --json --max-memory 64M "$m" golden/CoRR.yaml
+    "$(ran check --max-memory 64M --max-states 0 "$m" golden/CoRR.yaml)"
+  lit suite --json --max-memory 64M --max-states 0 "$m" golden/CoRR.yaml
   [ "$RC" -eq 3 ] && [ "$(grep -c '' "$OUT")" -eq 2 ] &&
     head -n 1 "$OUT" | grep -q '^{"schema":{"name":"ptx-litmus-result","version":1},"kind":"suite","path":"memory-limit/many-states.yaml","verdict":"UNKNOWN",.*"message":"memory limit of 64 MiB exceeded"' &&
     tail -n 1 "$OUT" | grep -q '^{"schema":{"name":"ptx-litmus-result","version":1},"kind":"suite","path":"golden/CoRR.yaml","verdict":"pass"' &&
     [ "$(tail -n 1 "$ERR")" = "1 passed, 0 failed (1 unknown)" ]
   ok_if $? "suite: a test over the memory limit is UNKNOWN, the next one passes, exit 3" \
-    "$(ran suite --json --max-memory 64M "$m" golden/CoRR.yaml)"
+    "$(ran suite --json --max-memory 64M --max-states 0 "$m" golden/CoRR.yaml)"
   c=memory-limit/coherence-100-smt.yaml
   lit suite --engine smt --max-memory 64M "$c" golden/CoRR.yaml
   [ "$RC" -eq 3 ] && [ "$(head -n 1 "$OUT")" = "UNKNOWN $c: memory limit of 64 MiB exceeded" ] &&
@@ -573,10 +573,16 @@ else
   ok_if $? "suite --engine smt: after Z3 ran out of memory, Z3 checks the next test normally, exit 3" \
     "$(ran suite --engine smt --max-memory 64M "$c" golden/CoRR.yaml)"
 
-  lit check --max-memory 64M --timeout 60 "$m"
+  # The same 2^20 states under the default listing cut: 100 listed, the observation exact.
+  lit check --max-memory 64M "$m"
+  [ "$RC" -eq 0 ] && grep -qx 'States 101' "$OUT" && grep -q '^Cut: the listing stopped at 100 states' "$OUT" &&
+    grep -qx 'Observation many-states Sometimes 1 100' "$OUT"
+  ok_if $? "check --max-memory 64M: the default cut lists 100 of 2^20 states, one of the other side, and the observation, exit 0" \
+    "$(ran check --max-memory 64M "$m")"
+  lit check --max-memory 64M --max-states 0 --timeout 60 "$m"
   [ "$RC" -eq 3 ] && grep -qx 'Unknown memory limit of 64 MiB exceeded' "$OUT"
   ok_if $? "check --max-memory 64M --timeout 60: the memory limit comes first, exit 3" \
-    "$(ran check --max-memory 64M --timeout 60 "$m")"
+    "$(ran check --max-memory 64M --max-states 0 --timeout 60 "$m")"
 
   # A test that once ran the engines out of memory (std::bad_alloc, or an OOM kill): a verdict or
   # Unknown for the memory limit, never a crash.
