@@ -16,6 +16,9 @@ mp=$root/catalog/shapes/MP+rel.gpu+acq.gpu-diffcta.yaml
 # TSV lists and that does not exist in suite.
 "$litmus" check --json --timeout 0.000001 "$root/tests/cli/timeout/coherence-storm.yaml" >>"$tmp/check.json"
 grep -q '"unknownReason":"timeout"' "$tmp/check.json" || { echo "schema: no timeout record"; exit 1; }
+# A listing cut at --max-states (statesCut).
+"$litmus" check --json --max-states 3 "$root/tests/cli/memory-limit/many-states.yaml" >>"$tmp/check.json"
+grep -q '"statesCut":3' "$tmp/check.json" || { echo "schema: no cut record"; exit 1; }
 mkdir "$tmp/listed" && cp "$mp" "$tmp/listed/"
 printf 'test\tmodel\tquantifier\tcondition\ngone.litmus\tPTX\texists\tunreachable\n' >"$tmp/listed/EXPECTED.tsv"
 "$litmus" suite --json "$tmp/listed" --expected "$tmp/listed/EXPECTED.tsv" >>"$tmp/suite.json" 2>/dev/null
