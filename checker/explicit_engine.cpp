@@ -235,8 +235,7 @@ bool Enumerator::spinsForever(const Candidate& c, const model::Choice<BitRel>& x
       const int r = c.offset[t] + static_cast<int>(i);
       if (!c.g.events[r].isRead()) continue;
       for (int w = 0; w < static_cast<int>(c.g.events.size()); ++w)
-        if (x.rf.get(w, r) && (c.g.events[r].mbarrier ? x.co.row(w).any() : x.co.row(w).intersects(c.s.ms.row(r))))
-          return false;
+        if (x.rf.get(w, r) && laterWriteReleases(c, x.co, w, r)) return false;
     }
   }
   return true;

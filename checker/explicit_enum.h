@@ -78,6 +78,10 @@ struct Candidate {
   bool hangs = false;                         // some thread never exits
 };
 
+// Whether the spinning read r, reading w, must eventually see a write co-after w in co (a hanging
+// execution has none: Enumerator::spinsForever).
+bool laterWriteReleases(const Candidate& c, const BitRel& co, int w, int r);
+
 // The co edges every execution has: each location's initial write before its other writes.
 BitRel initialWritesFirst(const Candidate& c);
 

@@ -23,6 +23,12 @@ bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel> x,
   return true;
 }
 
+// Whether the spinning read r, reading w, must eventually see a write co-after w: any one, for an
+// mbarrier wait; for a load, one morally strong with it (D26: the model promises nothing else).
+bool laterWriteReleases(const Candidate& c, const BitRel& co, int w, int r) {
+  return c.g.events[r].mbarrier ? co.row(w).any() : co.row(w).intersects(c.s.ms.row(r));
+}
+
 // The co edges every execution has: each location's initial write before its other writes.
 BitRel initialWritesFirst(const Candidate& c) {
   BitRel co(static_cast<int>(c.g.events.size()));
@@ -126,7 +132,10 @@ constexpr int kLookAheadEvents = 40;
 bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f) {
   const int n = static_cast<int>(c.g.events.size());
   const BitRel none(n);
-  const model::Derived<BitRel> d0 = model::derive(c.s, none, none, none);
+  // When the barrier phases fill only one way (each bar.sync executed once, say), every
+  // completion has that bar relation: the part sees it from the start.
+  const BitRel& bar = c.bars.size() == 1 ? c.bars.front() : none;
+  const model::Derived<BitRel> d0 = model::derive(c.s, none, none, bar);
   const auto pairs = mustOrder(c);
   // A thread that spins forever reads, in its last iteration, the final value of each location
   // (spinsForever): its write is co-maximal. Those reads go first, so that the co edges this
@@ -153,11 +162,23 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
     return c.g.events[r].strong() ? 2 : 3;
   };
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rank(a) < rank(b); });
+  // The writes chosen so far, per read: the values they decide must agree with the paths (the
+  // lazy values' counterpart of reading only writes of the value read).
+  std::vector<int> source(n, -1);
+  // A hanging execution needs each spinning read's write co-maximal (spinsForever); co only
+  // grows as the part completes, so a write the part already orders before another refutes it.
+  auto spinWritesLast = [&](const BitRel& co) {
+    if (!c.hangs) return true;
+    const BitRel closed = plus(co);
+    for (int rr : c.reads)
+      if (spinRead[rr] && source[rr] >= 0 && laterWriteReleases(c, closed, source[rr], rr)) return false;
+    return true;
+  };
   // Whether the part x may still complete, after read r (-1: none yet) was given write w; x.co
   // gains the edges every completion has, and d the relations derived from x.rf.
   auto refine = [&](model::Choice<BitRel>& x, int r, int w, model::Derived<BitRel>& d) {
     BitRel forced(n);
-    d = r < 0 ? d0 : model::derive(c.s, x.rf, none, none);
+    d = r < 0 ? d0 : model::derive(c.s, x.rf, none, bar);
     if (!mayComplete(c.s, x, d, &forced, relax_)) return false;
     x.co |= forced;
     BitRel::Row near;
@@ -171,11 +192,8 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
     for (size_t l = 0; l < pairs.size(); ++l)
       if ((r < 0 || static_cast<int>(l) == c.g.events[r].loc) && !settleOrder(c.s, x, d, pairs[l], near, relax_))
         return false;
-    return true;
+    return spinWritesLast(x.co);
   };
-  // The writes chosen so far, per read: the values they decide must agree with the paths (the
-  // lazy values' counterpart of reading only writes of the value read).
-  std::vector<int> source(n, -1);
   // Refining costs a derivation and several evaluations of the model per step; when the whole rf
   // space is small, enumerating it costs less than pruning it, and forEachCo refutes each
   // complete rf on its own.
@@ -237,7 +255,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
     assigned[k] = false;
     return true;
   };
-  model::Choice<BitRel> x{none, initialWritesFirst(c), none, none};
+  model::Choice<BitRel> x{none, initialWritesFirst(c), none, bar};
   model::Derived<BitRel> d;
   if (prune && !refine(x, -1, -1, d)) return true;
   return pick(0, x, &d);
