@@ -55,6 +55,16 @@ chrome --window-size=1000,900 --screenshot="$TMP/shot.png" "file://$TMP/r.html" 
 [ "$(head -c 4 "$TMP/shot.png" 2>/dev/null | tail -c 3)" = PNG ] && [ "$(stat -c %s "$TMP/shot.png")" -gt 10000 ]
 ok_if $? "a screenshot (PNG) of the page" "$(ls -l "$TMP/shot.png" 2>&1)"
 
+# A suite record whose expectation fails counts as failed (suite writes FAIL; the page used to
+# compare with 'fail', and failing tests vanished from the summary).
+sed 's/^expect: unreachable/expect: reachable/' tests/cli/golden/CoRR.yaml >"$TMP/CoRR-wrong.yaml"
+"$LITMUS" suite --json "$TMP/CoRR-wrong.yaml" tests/cli/golden/CoRR.yaml >"$TMP/suite.json" 2>/dev/null
+"$LITMUS" report "$TMP/suite.json" -o "$TMP/s.html" 2>"$TMP/err"
+chrome --dump-dom "file://$TMP/s.html" >"$TMP/dom.html"
+[ "$(cell sum-check-tests)" = 2 ] && [ "$(cell sum-check-failed)" = 1 ]
+ok_if $? "a failing suite test counts as failed in the summary" \
+  "tests $(cell sum-check-tests), failed $(cell sum-check-failed)"
+
 # Bad input: the position of the bad line, exit 2, nothing written and an old page left as it was.
 printf '%s\n' "$(head -n 1 tests/report/run.json)" '{"test": "x", oops}' >"$TMP/bad.json"
 echo old >"$TMP/old.html"
