@@ -3,7 +3,7 @@
 # seconds per test of each, and the speedup. Run on a machine with several GPUs, JIT cache warm
 # (run it twice, or after another run of the same tests).
 #   bench/gpus.sh [N-TESTS] [COUNT] [ROUNDS]   (defaults: 40 shapes tests, 1e9, 2)
-# Environment: LITMUS (default build/litmus). Numbers of 2026-11-27: docs/performance.md.
+# Environment: LITMUS (default build/litmus). Numbers of 2026-11-27: docs/gpu-performance.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-40} count=${2:-1e9} rounds=${3:-2}
