@@ -42,14 +42,11 @@ struct Placed {
 
 // yaml-cpp reads its input through a stream, a buffer at a time, and takes about half a second a
 // megabyte; a buffer that looks at the deadline before each refill lets the scan of a large file
-// (one 50 MB line took 30 s) end with Deadline::Expired, which yaml-cpp lets pass. Except the
-// first refill: yaml-cpp's stream makes it inside its constructor, which would leak its 2 KiB
-// buffer on a throw (LeakSanitizer), so the deadline is checked when the buffer is made instead.
+// (one 50 MB line took 30 s) end with Deadline::Expired, which yaml-cpp lets pass. Not the first:
+// yaml-cpp's stream constructor makes it and would leak 2 KiB on a throw (checked here instead).
 class DeadlineBuffer : public std::streambuf {
  public:
-  DeadlineBuffer(const std::string& text, const Deadline& deadline) : text_(text), deadline_(deadline) {
-    deadline_.check();
-  }
+  DeadlineBuffer(const std::string& text, const Deadline& d) : text_(text), deadline_(d) { d.check(); }
 
  protected:
   int_type underflow() override {
