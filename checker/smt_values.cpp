@@ -1,5 +1,7 @@
 #include "checker/smt_values.h"
 
+#include "litmus/compare.h"
+
 #include <algorithm>
 #include <optional>
 #include <set>
@@ -211,19 +213,6 @@ CmpOp flipped(CmpOp op) {  // a OP b  ==  b flipped(OP) a
   }
 }
 
-bool holds(CmpOp op, int64_t a, int64_t b) {
-  switch (op) {
-    case CmpOp::Eq: return a == b;
-    case CmpOp::Ne: return a != b;
-    case CmpOp::Lt: return a < b;
-    case CmpOp::Le: return a <= b;
-    case CmpOp::Gt: return a > b;
-    case CmpOp::Ge: return a >= b;
-    case CmpOp::None: return false;
-  }
-  return false;
-}
-
 // A code against a constant k, which the code may lack: one bit wider, so that "below every
 // value" and "above every value" both fit.
 z3::expr againstConstant(z3::context& c, const ValueCode& code, const z3::expr& e, CmpOp op, int64_t k) {
@@ -286,7 +275,7 @@ z3::expr conditionTerm(z3::context& c, const ValueCode& code, const litmus::Cond
   if (a && b) return betweenCodes(*a, *b, cond.cmp);
   if (a) return againstConstant(c, code, *a, cond.cmp, kb);
   if (b) return againstConstant(c, code, *b, flipped(cond.cmp), ka);
-  return c.bool_val(holds(cond.cmp, ka, kb));
+  return c.bool_val(litmus::compareValues(cond.cmp, ka, kb));
 }
 
 }  // namespace checker

@@ -1,5 +1,7 @@
 #include "litmus/outcome.h"
 
+#include "litmus/compare.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -182,9 +184,7 @@ nlohmann::ordered_json toJson(const Outcome& o) {
 
 void printJson(std::ostream& os, const Outcome& o) { os << toJson(o).dump(); }
 
-namespace {
-
-bool compare(CmpOp op, int64_t a, int64_t b) {
+bool compareValues(CmpOp op, int64_t a, int64_t b) {
   switch (op) {
     case CmpOp::Eq: return a == b;
     case CmpOp::Ne: return a != b;
@@ -196,6 +196,8 @@ bool compare(CmpOp op, int64_t a, int64_t b) {
   }
   return false;
 }
+
+namespace {
 
 int64_t termValue(const Term& t, const std::vector<Term>& observed, const State& s) {
   if (t.kind == Term::Kind::Const) return t.value;
@@ -220,7 +222,7 @@ bool evalCondition(const Cond& c, const std::vector<Term>& observed, const State
                          [&](const Cond& k) { return evalCondition(k, observed, s); });
     case Cond::Kind::Not: return !evalCondition(c.kids.at(0), observed, s);
     case Cond::Kind::Cmp:
-      return compare(c.cmp, termValue(c.lhs, observed, s), termValue(c.rhs, observed, s));
+      return compareValues(c.cmp, termValue(c.lhs, observed, s), termValue(c.rhs, observed, s));
   }
   return false;
 }
@@ -264,7 +266,7 @@ std::optional<bool> evalConditionPartial(const Cond& c, const std::vector<Term>&
     case Cond::Kind::Cmp: {
       const auto a = partialTerm(c.lhs, observed, values), b = partialTerm(c.rhs, observed, values);
       if (!a || !b) return std::nullopt;
-      return compare(c.cmp, *a, *b);
+      return compareValues(c.cmp, *a, *b);
     }
   }
   return false;
