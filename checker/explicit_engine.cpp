@@ -166,7 +166,7 @@ bool Enumerator::forEachCombination(const std::function<bool(const Candidate&)>&
 
 bool Enumerator::forEachExecution(bool prune, const Visit& f) {
   return forEachCombination([&](const Candidate& c) {
-    return forEachRf(c, prune, [&](const BitRel& rf) {
+    return forEachRf(c, prune, [&](const BitRel& rf, const BitRel& co) {
       std::vector<int> source(c.g.events.size(), -1);
       for (auto [w, r] : rf.edges()) source[r] = w;
       auto settled = model::settleValues(c.g.events, c.traces, c.offset, source);
@@ -175,7 +175,7 @@ bool Enumerator::forEachExecution(bool prune, const Visit& f) {
       return forEachSc(c, [&](const BitRel& sc) {
         for (const BitRel& bar : c.bars) {
           const model::Derived<BitRel> d = model::derive(c.s, rf, sc, bar);
-          if (!forEachCo(c, model::Choice<BitRel>{rf, BitRel(0), sc, bar}, d, prune, f)) return false;
+          if (!forEachCo(c, model::Choice<BitRel>{rf, co, sc, bar}, d, prune, f)) return false;
         }
         return true;
       });

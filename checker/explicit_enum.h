@@ -131,7 +131,9 @@ class Enumerator {
   bool overTime();
   Candidate makeCandidate(const std::vector<int>& pick) const;
   bool forEachCombination(const std::function<bool(const Candidate&)>& f);
-  bool forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f);
+  // f(rf, co): co holds the coherence edges every consistent completion of rf has, as far as the
+  // search found them (with `prune`; forEachCo starts from them).
+  bool forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&, const BitRel&)>& f);
   bool forEachSc(const Candidate& c, const std::function<bool(const BitRel&)>& f);
   bool forEachCo(const Candidate& c, const model::Choice<BitRel>& x,
                  const model::Derived<BitRel>& d, bool prune, const Visit& f);

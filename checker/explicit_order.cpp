@@ -115,6 +115,42 @@ void maxInCo(const Candidate& c, BitRel& co, int w, int r) {
     if (v != w && c.s.ms.get(v, w) && (c.g.events[r].mbarrier || c.s.ms.get(v, r))) co.set(v, w);
 }
 
+// The locations every write of which is one half of a read-modify-write, the RMWs' reads and
+// writes morally strong two by two (a spin lock's exch or cas, a counter's atom.add; plain loads
+// may read it too): per location, the indices into c.reads of its RMWs' reads, in event order
+// (program order within a thread); empty for the others. In every consistent execution these
+// writes form one chain from the initial write: co orders each morally strong pair (§8.9.6), SC
+// per location puts each RMW's write after the write it reads, and Atomicity leaves no write
+// between the two. So each RMW reads the write just before its own, and forEachRf builds the
+// chain one RMW at a time instead of choosing each read's write apart: a choice of writes that no
+// chain has is then never made, where reads chosen one by one (a spin lock's loops: each read of
+// each iteration, any write) found it out only once most reads were chosen.
+std::vector<std::vector<size_t>> rmwChains(const Candidate& c) {
+  const int n = static_cast<int>(c.g.events.size());
+  std::vector<int> writeOf(n, -1), readOf(n, -1);
+  for (const auto& [r, w] : c.g.rmw) {
+    writeOf[r] = w;
+    readOf[w] = r;
+  }
+  std::vector<std::vector<size_t>> out(c.writesByLoc.size());
+  std::vector<bool> ok(c.writesByLoc.size(), true);
+  std::vector<std::vector<int>> events(c.writesByLoc.size());
+  for (size_t k = 0; k < c.reads.size(); ++k) {
+    const int r = c.reads[k], loc = c.g.events[r].loc;
+    if (writeOf[r] < 0 || c.g.events[writeOf[r]].loc != loc) continue;  // a plain read: any write
+    out[loc].push_back(k);
+    events[loc].push_back(r);
+  }
+  for (size_t l = 0; l < out.size(); ++l) {
+    for (int w : c.writesByLoc[l]) ok[l] = ok[l] && readOf[w] >= 0 && c.g.events[readOf[w]].loc == static_cast<int>(l);
+    for (int w : c.writesByLoc[l]) events[l].push_back(w);
+    for (size_t i = 0; ok[l] && i < events[l].size(); ++i)
+      for (size_t j = i + 1; ok[l] && j < events[l].size(); ++j) ok[l] = c.s.ms.get(events[l][i], events[l][j]);
+    if (!ok[l] || c.writesByLoc[l].size() != out[l].size()) out[l].clear();
+  }
+  return out;
+}
+
 }  // namespace
 
 namespace {
@@ -129,7 +165,8 @@ constexpr double kLookAheadRfSpace = 1e6;
 constexpr int kLookAheadEvents = 40;
 }  // namespace
 
-bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<bool(const BitRel&)>& f) {
+bool Enumerator::forEachRf(const Candidate& c, bool prune,
+                           const std::function<bool(const BitRel&, const BitRel&)>& f) {
   const int n = static_cast<int>(c.g.events.size());
   const BitRel none(n);
   // When the barrier phases fill only one way (each bar.sync executed once, say), every
@@ -232,25 +269,61 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune, const std::function<b
     }
     return best;
   };
-  std::function<bool(size_t, model::Choice<BitRel>&, const model::Derived<BitRel>*)> pick =
-      [&](size_t i, model::Choice<BitRel>& x, const model::Derived<BitRel>* d) -> bool {
+  // Read r (c.reads[k]) is given write w: the checks every choice passes, then the rest of the
+  // search from i + 1.
+  std::function<bool(size_t, model::Choice<BitRel>&, const model::Derived<BitRel>*)> pick;
+  // `next`, if any, is the write of r's RMW when r is a link of a chain: co has w before it.
+  auto give = [&](size_t i, const model::Choice<BitRel>& x, int r, int w, model::Derived<BitRel>& dn, int next = -1) {
+    source[r] = w;
+    if (!lookAhead && !model::valuesMayHold(c.g.events, c.traces, c.offset, source)) return true;
+    if ((explaining_ || (seek_ && !c.hangs)) && !mayReachWanted(c, source)) return true;
+    model::Choice<BitRel> nx = x;
+    nx.rf.set(w, r);
+    if (next >= 0) nx.co.set(w, next);
+    if (spinRead[r]) maxInCo(c, nx.co, w, r);
+    return !((!prune || refine(nx, r, w, dn)) && !pick(i + 1, nx, &dn));
+  };
+  // The chains of RMW-only locations (rmwChains) go first, one link at a time: the next link of
+  // location l reads the write of the last, and is the first read of l not yet placed in some
+  // thread. Not while explaining an axiom away: the chain is what three of them make of co.
+  const std::vector<std::vector<size_t>> chains = prune && !relax_ ? rmwChains(c) : std::vector<std::vector<size_t>>{};
+  std::vector<int> chainEnd(chains.size());
+  for (size_t l = 0; l < chains.size(); ++l) chainEnd[l] = c.initOf[l];
+  std::vector<int> writeOf(n, -1);
+  for (const auto& [r, w] : c.g.rmw) writeOf[r] = w;
+  auto extendChain = [&](size_t i, model::Choice<BitRel>& x, size_t l) {
+    const int from = chainEnd[l];
+    model::Derived<BitRel> dn;
+    int lastThread = -1;
+    for (size_t k : chains[l]) {
+      const int r = c.reads[k];
+      if (assigned[k] || c.g.events[r].thread == lastThread) continue;
+      lastThread = c.g.events[r].thread;  // later reads of this thread wait for this one
+      if (std::find(c.rfChoices[k].begin(), c.rfChoices[k].end(), from) == c.rfChoices[k].end()) continue;
+      assigned[k] = true;
+      chainEnd[l] = writeOf[r];
+      const bool more = give(i, x, r, from, dn, writeOf[r]);
+      chainEnd[l] = from;
+      assigned[k] = false;
+      source[r] = -1;
+      if (!more) return false;
+    }
+    return true;
+  };
+  pick = [&](size_t i, model::Choice<BitRel>& x, const model::Derived<BitRel>* d) -> bool {
     if (overTime()) return false;
-    if (i == c.reads.size()) return f(x.rf);
+    if (i == c.reads.size()) return f(x.rf, x.co);
+    for (size_t l = 0; l < chains.size(); ++l)
+      if (std::any_of(chains[l].begin(), chains[l].end(), [&](size_t k) { return !assigned[k]; }))
+        return extendChain(i, x, l);
     std::vector<int> viableWrites;
     const size_t k = *next(prune ? d : nullptr, viableWrites);
     const std::vector<int>& writes = lookAhead ? viableWrites : c.rfChoices[k];
     const int r = c.reads[k];
     assigned[k] = true;
     model::Derived<BitRel> dn;
-    for (int w : writes) {
-      source[r] = w;
-      if (!lookAhead && !model::valuesMayHold(c.g.events, c.traces, c.offset, source)) continue;
-      if ((explaining_ || (seek_ && !c.hangs)) && !mayReachWanted(c, source)) continue;
-      model::Choice<BitRel> nx = x;
-      nx.rf.set(w, r);
-      if (spinRead[r]) maxInCo(c, nx.co, w, r);
-      if ((!prune || refine(nx, r, w, dn)) && !pick(i + 1, nx, &dn)) return false;
-    }
+    for (int w : writes)
+      if (!give(i, x, r, w, dn)) return false;
     source[r] = -1;
     assigned[k] = false;
     return true;
@@ -288,6 +361,7 @@ bool Enumerator::forEachCo(const Candidate& c, const model::Choice<BitRel>& x,
                            const model::Derived<BitRel>& d, bool prune, const Visit& f) {
   const BitRel& rf = x.rf;
   BitRel co = initialWritesFirst(c);
+  if (prune && x.co.size() == co.size()) co |= x.co;  // what forEachRf found every completion has
   auto viable = [&](const BitRel& co) {
     return prune ? mayComplete(c.s, {rf, co, x.sc, x.bar}, d, nullptr, relax_) : acyclic(co);
   };
