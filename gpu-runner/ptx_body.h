@@ -163,6 +163,8 @@ class BodyEmitter {
   void asyncPrologue();
   // After the last instruction: wait for the thread's bulk groups and drain its mbarriers (Drain).
   void drain();
+  // Within drain(): the copies whose bytes no mbarrier phase waits for land before the CTA ends.
+  void lateCopies();
 
   // ---- wgmma in a warpgroup (ptx_body_wgmma.cpp) -------------------------------------------
   struct WgMma {

@@ -351,6 +351,7 @@ void BodyEmitter::asyncPrologue() {
 // lane 0, which issued the operations, waits, and the other lanes go on to the results.
 void BodyEmitter::drain() {
   cpAsyncDrain();
+  lateCopies();
   const std::string lane0 = warpMode_ ? "@%h_lane0 " : "";
   if (tp_.bulkDrain) {
     out_.comment("the end: the thread's bulk copies complete (an uncommitted one in a last group)");
@@ -390,6 +391,59 @@ void BodyEmitter::drain() {
     out_.label(L);  // .acquire.cluster: the complete-tx may come from another CTA's thread
     out_.op("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 " + p + ", " + m + ", " + imm(d.phase & 1));
     out_.op("@!" + p + " bra " + L);
+  }
+  if (warpMode_) out_.label(T + "ED");
+}
+
+// The thread's last copy into each of its CTA's shared locations whose mbarrier no thread drains
+// (a last fill without expect_tx: its phase completes before the bytes land, and nobody waits for
+// them). Such a copy can outlive the CTA and land in the shared memory of a later block, whose
+// mbarrier at that address it then completes: that block's consumers waited forever on the H200
+// (docs/findings.md F11). Adding a phase that expects the bytes did not complete on the H200, so
+// the thread waits, at its end, until the destination's first 16 bytes equal the source's, and
+// 2 us more for the complete-tx that follows them; both bounded, as the source may change or equal
+// what the destination held.
+void BodyEmitter::lateCopies() {
+  const litmus::Thread& t = test_.threads[static_cast<size_t>(t_)];
+  std::map<std::pair<std::string, int64_t>, const Instr*> last;  // destination -> its last copy
+  for (const Instr& in : t.code) {
+    if (in.op != Opcode::Async || in.asyncOp != AsyncOp::Copy || in.multicast || in.bulkGroup ||
+        in.srcSpace != Space::Global || in.args.size() < 4)
+      continue;
+    const LocPlan& d = target(in, in.args[0]);
+    const LocPlan& m = target(in, in.args[3]);
+    if (!d.shared || d.ownerCta != t.cta || target(in, in.args[1]).shared) continue;
+    const int mv = static_cast<int>(&m - plan_.locs.data());
+    bool drained = false;
+    for (const ThreadPlan& tp : plan_.threads)
+      for (const Drain& dr : tp.drains) drained = drained || (dr.loc == mv && dr.offset == in.args[3].imm);
+    if (!drained) last[{d.name, in.args[0].imm}] = &in;
+  }
+  if (last.empty()) return;
+  const std::string T = "T" + std::to_string(t_) + "_LATE";
+  if (warpMode_) out_.op("@%h_notlane0 bra " + T + "ED");
+  int k = 0;
+  for (const auto& [dst, in] : last) {
+    const std::string L = T + std::to_string(k++), n = x(), now = x(), s0 = x(), s1 = x(), d0 = x(),
+                      d1 = x();
+    const std::string p = c();
+    out_.comment("the end: the copy into " + litmus::elementName(dst.first, dst.second) +
+                 " lands in this CTA before it ends (bounded: no mbarrier phase waits for it)");
+    out_.op("ld.volatile.global.v2.u64 {" + s0 + ", " + s1 + "}, " + address(*in, in->args[1], Space::Global));
+    out_.op("mov.u64 " + n + ", 0");
+    out_.label(L);
+    out_.op("ld.volatile.shared.v2.u64 {" + d0 + ", " + d1 + "}, " + address(*in, in->args[0], Space::SharedCta));
+    out_.op("setp.eq.u64 " + p + ", " + d0 + ", " + s0);
+    out_.op("setp.eq.and.u64 " + p + ", " + d1 + ", " + s1 + ", " + p);
+    out_.op("add.u64 " + n + ", " + n + ", 1");
+    out_.op("setp.ge.or.u64 " + p + ", " + n + ", 1048576, " + p);
+    out_.op("@!" + p + " bra " + L);
+    out_.op("mov.u64 " + n + ", %globaltimer");
+    out_.op("add.u64 " + n + ", " + n + ", 2000");
+    out_.label(L + "T");
+    out_.op("mov.u64 " + now + ", %globaltimer");
+    out_.op("setp.lt.u64 " + p + ", " + now + ", " + n);
+    out_.op("@" + p + " bra " + L + "T");
   }
   if (warpMode_) out_.label(T + "ED");
 }

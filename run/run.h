@@ -125,18 +125,19 @@ struct Timing {
 
 // Coverage of a campaign (docs/gpu-runner.md, "Coverage"): the final states the model allows, and
 // which of them the GPU showed. An allowed state not seen is `rare` when its test ran to the end
-// (not seen in n instances: its rate is below 3/n with 95% confidence) and `not tried` when its
-// test did not (a timeout, a fault, a share that failed); refused tests are counted apart, as the
-// model is not asked about them.
+// (not seen in n instances: its rate is below 3/n with 95% confidence), `unreachable` (by the
+// harness) when its test hung as the model allows (a launch is read only when all its instances
+// end), and `not tried` when its test did not end otherwise (a timeout the model does not expect,
+// a fault, a share that failed); refused tests are counted apart, as the model is not asked.
 struct Coverage {
-  uint64_t allowed = 0, observed = 0, rare = 0, notTried = 0;
+  uint64_t allowed = 0, observed = 0, rare = 0, unreachable = 0, notTried = 0;
   int refused = 0;
   void add(const gpu::RunResult& r, const Model& model);
   // "Coverage: ..." (nothing when no state was counted).
   void print(std::ostream& os) const;
 };
-// Why an allowed state was not seen in this run: "rare" or "not tried" (Coverage).
-const char* unseenReason(const gpu::RunResult& r);
+// Why an allowed state was not seen in this run: "rare", "unreachable" or "not tried" (Coverage).
+const char* unseenReason(const gpu::RunResult& r, const Model& model);
 
 // Runs the test; false when the runner refused it (`refusal` says why). NoDriver and NoDevice
 // come back in r.status, which `fatal` tells.

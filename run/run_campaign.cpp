@@ -202,16 +202,24 @@ bool fatal(const gpu::RunResult& r) {
   return r.status == gpu::RunStatus::NoDriver || r.status == gpu::RunStatus::NoDevice;
 }
 
-const char* unseenReason(const gpu::RunResult& r) { return r.status == gpu::RunStatus::Ok ? "rare" : "not tried"; }
+// A test that hung as the model allows shows no state: the harness reads a launch's instances
+// only when all of them have ended, and a launch holds thousands of instances.
+const char* unseenReason(const gpu::RunResult& r, const Model& model) {
+  if (r.status == gpu::RunStatus::Ok) return "rare";
+  const bool knows = model.kind == Model::Kind::Decided || model.kind == Model::Kind::Bounded;
+  return r.status == gpu::RunStatus::Timeout && knows && !model.hang.empty() ? "unreachable" : "not tried";
+}
 
 void Coverage::add(const gpu::RunResult& r, const Model& model) {
   if (model.kind != Model::Kind::Decided && model.kind != Model::Kind::Bounded) return;
+  const std::string why = unseenReason(r, model);
   for (const litmus::State& s : model.allowed) {
     ++allowed;
     const bool seen = r.status == gpu::RunStatus::Ok &&
                       std::any_of(r.histogram.begin(), r.histogram.end(), [&](const auto& e) { return e.first == s; });
     if (seen) ++observed;
-    else if (r.status == gpu::RunStatus::Ok) ++rare;
+    else if (why == "rare") ++rare;
+    else if (why == "unreachable") ++unreachable;
     else ++notTried;
   }
 }
@@ -220,8 +228,9 @@ void Coverage::print(std::ostream& os) const {
   if (allowed == 0 && refused == 0) return;
   os << "Coverage: " << observed << " of " << allowed << " allowed final states observed";
   if (allowed) os << " (" << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(observed) / static_cast<double>(allowed) << "%)";
-  os << std::defaultfloat << "; not seen: " << rare << " rare (their test ran to the end), " << notTried
-     << " not tried (their test did not); " << refused << " tests refused\n";
+  os << std::defaultfloat << "; not seen: " << rare << " rare (their test ran to the end), " << unreachable
+     << " unreachable by the harness (their test hung, as the model allows), " << notTried
+     << " not tried (their test did not end); " << refused << " tests refused\n";
 }
 
 void printSummary(size_t tests, std::map<Verdict, int>& verdicts) {

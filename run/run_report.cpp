@@ -258,7 +258,7 @@ Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& mod
       if (!seen(r, s)) never.push_back(stateJson(test, s));
   o["neverObserved"] = never;
   // why (Coverage in run.h); a rare state's rate is below 3/instances with 95% confidence
-  o["neverObservedReason"] = never.empty() ? Json(nullptr) : Json(unseenReason(r));
+  o["neverObservedReason"] = never.empty() ? Json(nullptr) : Json(unseenReason(r, model));
   o["rareBelow"] = never.empty() || r.status != gpu::RunStatus::Ok || r.instances == 0
                        ? Json(nullptr) : Json(3.0 / static_cast<double>(r.instances));
   return o;

@@ -151,12 +151,19 @@ check "a test that never ends: reported as a timeout" has out "Test SB+fence.sc.
 check "the next test still runs" has out "Test MP+rel.gpu+acq.gpu-diffcta on Fake GPU"
 check "a test that never ends: the model says it terminates" has out "the model says every execution terminates"
 check "summary line" has out "Summary: 2 tests: 1 ok, 0 violation, 0 inconclusive, 0 hung, 1 timeout, 0 refused, 0 error"
+check "a timeout the model does not expect: its allowed states not tried" has out "; not seen: 1 rare (their test ran to the end), 0 unreachable by the harness (their test hung, as the model allows), 3 not tried (their test did not end); 0 tests refused"
 
 HANG=catalog/barriers/bar.sync-count-half.yaml
 FAKE_CUDA_HANG="test bar.sync-count-half" fake run -n 1000 --timeout 2 --json "$TMP/hang.json" "$HANG"
 check "a test the model says can hang, hanging: exit 0" test $RC -eq 0
 check "a test the model says can hang: reported as hung, with the model's reason" grep -qE '^Test bar.sync-count-half: hung: stopped by the watchdog after 2 s.*; the model says it can hang: ' "$TMP/out"
 check "hung: json says the hang was expected" grep -q '"verdict":"hung".*"status":"timeout".*"hangExpected":true' "$TMP/hang.json"
+# A hang the model allows, in a test with final states: a launch is read only when all its
+# instances end, so the harness cannot show them (coverage: unreachable, not "not tried").
+FAKE_CUDA_HANG="test bar.arrive-count-too-small" fake run -n 1000 --timeout 2 --json "$TMP/hang2.json" \
+  catalog/barriers/bar.arrive-count-too-small.yaml
+check "hung with final states: coverage says unreachable by the harness" has out "Coverage: 0 of 3 allowed final states observed (0.0%); not seen: 0 rare (their test ran to the end), 3 unreachable by the harness (their test hung, as the model allows), 0 not tried (their test did not end); 0 tests refused"
+check "hung with final states: json neverObservedReason unreachable" grep -q '"neverObservedReason":"unreachable"' "$TMP/hang2.json"
 
 FAKE_CUDA_STATES="1" fake run -n 1000 catalog/cluster/bar.warp.sync-lane-never-arrives.yaml
 check "a test the model says never finishes, finishing: exit 1" test $RC -eq 1

@@ -196,8 +196,17 @@ TEST_CASE("every CTA outlives the asynchronous writes aimed at it (issue 32, ite
   // correct pipeline's producer waits for full0's last phase (1) at its end.
   const std::string fill = gpu::generatePtx(catalogue("patterns/reference/tma-pipeline/tma-pipeline-S2-K3-no-expect_tx.yaml"));
   CHECK(fill.find("runner arrives on full0") == std::string::npos);
+  // Instead the producer waits at its end until the last copy into s0 has landed (bounded), so
+  // that it cannot complete the mbarrier of a later block (docs/findings.md F11).
+  const size_t poll = fill.find("\t// the end: the copy into s0 lands in this CTA before it ends");
+  CHECK(poll != std::string::npos);
+  CHECK(fill.find("\tld.volatile.shared.v2.u64 {%x4, %x5}, [%s3];\n\tsetp.eq.u64 %c0, %x4, %x2;", poll) !=
+        std::string::npos);
+  CHECK(fill.find("setp.ge.or.u64 %c0, %x0, 1048576, %c0;", poll) != std::string::npos);
+  CHECK(fill.find("the copy into s1") == std::string::npos);  // full1's phase 0 drains it
   const std::string good = gpu::generatePtx(catalogue("patterns/reference/tma-pipeline/tma-pipeline-S2-K3.yaml"));
   CHECK(good.find("T0_DRAIN0F:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %c0, [%s4], 1;") != std::string::npos);
+  CHECK(good.find("_LATE") == std::string::npos);
 }
 
 TEST_CASE("asynchronous operations the hardware or the runner cannot complete are refused") {
