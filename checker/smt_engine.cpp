@@ -36,6 +36,7 @@ model::Static<SymRel> lift(z3::context* c, const Deadline* d, const model::Stati
   o.StrongR = k(s.StrongR); o.AcqR = k(s.AcqR); o.FRel = k(s.FRel); o.FAcq = k(s.FAcq);
   o.Arrive = k(s.Arrive); o.ArriveRel = k(s.ArriveRel); o.Wait = k(s.Wait); o.WaitAcq = k(s.WaitAcq);
   o.po = k(s.po); o.po_loc = k(s.po_loc); o.loc = k(s.loc); o.ms = k(s.ms); o.rmw = k(s.rmw);
+  o.msSync = k(s.msSync);
   o.dep = k(s.dep); o.ppStatic = k(s.ppStatic);
   o.gate = k(s.gate); o.gated = s.gated;
   o.poAsync = k(s.poAsync);

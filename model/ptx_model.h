@@ -29,7 +29,9 @@ struct Static {
   bool async = false;        // some event is asynchronous (poAsync is not empty)
   Rel po_loc;                // po between overlapping operations (same virtual address)
   Rel loc;                   // same physical location (what rf, co and fr relate)
-  Rel ms;                    // morally strong (§8.7)
+  Rel ms;                    // morally strong (§8.7), mbarrier operations of one object among them (D35)
+  Rel msSync;                // morally strong by scope: the ends of a synchronization (D35: an
+                             // mbarrier wait's scope still bounds whom it synchronizes with)
   Rel rmw;                   // read half -> write half of one atom/red
   Rel dep;                   // syntactic data, address and control dependencies
   // D38 `gates`: each read a gate's opening depends on -> the events of the dependent grid
@@ -134,7 +136,7 @@ Rel unionOf(std::array<Part<Rel>, N> parts) {
 template <class Rel>
 Rel synchronizesWith(const Static<Rel>& s, const Rel& obs, const Rel& sc, const Rel& bar, const Rel& relPat,
                      const Rel& acqPat, const Rel& barRel, const Rel& barAcq) {
-  const Rel swMem = s.ms & (relPat * obs * acqPat);
+  const Rel swMem = s.msSync & (relPat * obs * acqPat);
   return swMem | (s.ms & (barRel * (s.ms & bar) * barAcq)) | sc;
 }
 

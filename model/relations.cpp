@@ -44,8 +44,16 @@ bool overlap(const Event& a, const Event& b) {
 bool morallyStrong(const Event& a, const Event& b) {
   if (&a == &b) return false;
   if (a.isMem() && b.isMem() && !overlap(a, b)) return false;
-  // §9.7.13.15: updates of one mbarrier object never lose one another, whatever their scopes,
-  // which bound only whom their memory-synchronizing effect reaches (D35)
+  // §9.7.13.15: the operations of one mbarrier object (updates and waits; init and inval are not
+  // flagged) never race or lose one another, whatever their scopes, which bound only whom their
+  // memory-synchronizing effect reaches (D35; that bound is synchronizesInScope's)
+  if (a.mbarrier && b.mbarrier) return true;
+  return synchronizesInScope(a, b);
+}
+
+bool synchronizesInScope(const Event& a, const Event& b) {
+  if (&a == &b) return false;
+  if (a.isMem() && b.isMem() && !overlap(a, b)) return false;
   if (a.mbarrier && b.mbarrier && a.atomic && b.atomic) return true;
   if (!sameProxy(a, b)) return false;
   if (a.thread < 0 || b.thread < 0) return true;  // the initial writes precede every thread
@@ -321,6 +329,7 @@ Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings) {
   s.po_loc = BitRel(n);
   s.loc = BitRel(n);
   s.ms = BitRel(n);
+  s.msSync = BitRel(n);
   s.ppStatic = BitRel(n);
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b) {
@@ -343,6 +352,7 @@ Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings) {
       s.po_loc.set(a, b, (po || intoAsync) && overlap(x, y));
       s.loc.set(a, b, x.isMem() && y.isMem() && x.loc == y.loc);
       s.ms.set(a, b, morallyStrong(x, y));
+      s.msSync.set(a, b, synchronizesInScope(x, y));
       s.ppStatic.set(a, b, ppStaticPair(x, y, readings.is(Decision::D36, "release-orders")));
     }
   s.rmw = BitRel(n);

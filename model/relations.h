@@ -22,6 +22,8 @@ struct EventGraph {
 
 bool inScope(const Event& a, const Event& b);   // b's thread lies in a's (effective) scope
 bool morallyStrong(const Event& a, const Event& b);
+// Morally strong as the ends of a synchronization: the waits of an mbarrier keep their scope (D35).
+bool synchronizesInScope(const Event& a, const Event& b);
 // Why two conflicting accesses are not morally strong, in words (for race reports).
 std::string whyNotMorallyStrong(const Event& a, const Event& b);
 
