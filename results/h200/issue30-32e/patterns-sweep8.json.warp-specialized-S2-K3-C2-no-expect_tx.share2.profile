@@ -1,0 +1,22 @@
+# litmus run: stress profile (docs/gpu-runner.md); `litmus run --tune` writes it
+threadsPerBlock = 64    # testing threads per block
+occupancyPct = 70    # % of the resident capacity used
+memStride = 30    # words between instances' slots (max)
+interleavePct = 87    # % launches with locations side by side
+shufflePct = 33    # % launches with shuffled role blocks
+barrierPct = 8    # % launches with the spin barrier
+spinLimit = 37478    # polls before the barrier gives up
+delayMax = 1446    # random delay after the barrier (clocks)
+roleSkew = 161    # delay per litmus-thread index (clocks)
+stressPct = 32    # stressing blocks, % of testing blocks
+stressIters = 1959    # accesses per stressing thread
+stressLineBytes = 16    # scratch line size
+stressLines = 11    # scratch lines under stress
+stressPattern = 0    # 0 st/st 1 st/ld 2 ld/st 3 ld/ld 4 any
+preStressPct = 87    # % launches whose testers pre-stress
+preStressIters = 17    # pre-stress accesses per tester
+globalBarrierPct = 75    # % barriers with one counter per launch
+serialPct = 19    # % launches running all roles in every lane
+prefetchPct = 36    # % launches whose testers first read locations they load
+lineStressPct = 51    # % launches whose testers first load their lines
+lineStressOps = 23    # reductions per chosen location in those
