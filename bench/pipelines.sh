@@ -5,7 +5,8 @@
 # at each size into a temporary directory (nothing is committed) and timed by bench/patterns.sh,
 # one check per process, one core.
 #
-#   bench/pipelines.sh [--timeout T] [--engines "explicit smt"] [--bugs] [--litmus PATH] [SIZE...]
+#   bench/pipelines.sh [--timeout T] [--engines "explicit smt"] [--bugs] [--litmus PATH]
+#                      [--args "CHECK OPTIONS"] [SIZE...]
 #
 # SIZE is S,K,C,W (default: the curve below). Prints one Markdown table; a check that runs out
 # of time or memory is listed as Unknown with its reason.
@@ -15,6 +16,7 @@ timeout=60
 engines="explicit smt"
 bugs=0
 litmus=build/litmus
+args=""
 sizes=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -22,7 +24,8 @@ while [ $# -gt 0 ]; do
     --engines) engines=$2; shift 2 ;;
     --bugs) bugs=1; shift ;;
     --litmus) litmus=$2; shift 2 ;;
-    -*) echo "usage: $0 [--timeout T] [--engines LIST] [--bugs] [--litmus PATH] [S,K,C,W...]" >&2; exit 2 ;;
+    --args) args=$2; shift 2 ;;
+    -*) echo "usage: $0 [--timeout T] [--engines LIST] [--bugs] [--litmus PATH] [--args OPTIONS] [S,K,C,W...]" >&2; exit 2 ;;
     *) sizes+=("$1"); shift ;;
   esac
 done
@@ -46,4 +49,5 @@ for size in "${sizes[@]}"; do
   fi
 done
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), timeout ${timeout} s"
-taskset -c 0 bash bench/patterns.sh --timeout "$timeout" --engines "$engines" --litmus "$litmus" "$tmp"
+echo "check options: ${args:-(none)}"
+taskset -c 0 bash bench/patterns.sh --timeout "$timeout" --engines "$engines" --litmus "$litmus" --args "$args" "$tmp"
