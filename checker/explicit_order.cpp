@@ -215,6 +215,9 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
   // gains the edges every completion has, and d the relations derived from x.rf.
   auto refine = [&](model::Choice<BitRel>& x, int r, int w, model::Derived<BitRel>& d) {
     BitRel forced(n);
+    // The relations derived without rf are included in those derived with it (the model is
+    // monotone), so a part the model refutes with them is refuted before the dearer derivation.
+    if (r >= 0 && !mayComplete(c.s, x, d0, nullptr, relax_)) return false;
     d = r < 0 ? d0 : model::derive(c.s, x.rf, none, bar);
     if (!mayComplete(c.s, x, d, &forced, relax_)) return false;
     x.co |= forced;
