@@ -125,13 +125,10 @@ void maxInCo(const Candidate& c, BitRel& co, int w, int r) {
 // chain one RMW at a time instead of choosing each read's write apart: a choice of writes that no
 // chain has is then never made, where reads chosen one by one (a spin lock's loops: each read of
 // each iteration, any write) found it out only once most reads were chosen.
-std::vector<std::vector<size_t>> rmwChains(const Candidate& c) {
-  const int n = static_cast<int>(c.g.events.size());
-  std::vector<int> writeOf(n, -1), readOf(n, -1);
-  for (const auto& [r, w] : c.g.rmw) {
-    writeOf[r] = w;
-    readOf[w] = r;
-  }
+// writeOf: per event, the write half of the RMW it is the read half of (-1: none).
+std::vector<std::vector<size_t>> rmwChains(const Candidate& c, const std::vector<int>& writeOf) {
+  std::vector<int> readOf(c.g.events.size(), -1);
+  for (const auto& [r, w] : c.g.rmw) readOf[w] = r;
   std::vector<std::vector<size_t>> out(c.writesByLoc.size());
   std::vector<bool> ok(c.writesByLoc.size(), true);
   std::vector<std::vector<int>> events(c.writesByLoc.size());
@@ -289,11 +286,13 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
   // The chains of RMW-only locations (rmwChains) go first, one link at a time: the next link of
   // location l reads the write of the last, and is the first read of l not yet placed in some
   // thread. Not while explaining an axiom away: the chain is what three of them make of co.
-  const std::vector<std::vector<size_t>> chains = prune && !relax_ ? rmwChains(c) : std::vector<std::vector<size_t>>{};
-  std::vector<int> chainEnd(chains.size());
-  for (size_t l = 0; l < chains.size(); ++l) chainEnd[l] = c.initOf[l];
   std::vector<int> writeOf(n, -1);
   for (const auto& [r, w] : c.g.rmw) writeOf[r] = w;
+  const std::vector<std::vector<size_t>> chains =
+      prune && !relax_ ? rmwChains(c, writeOf) : std::vector<std::vector<size_t>>{};
+  std::vector<int> chainEnd(chains.size());
+  std::vector<size_t> linked(chains.size(), 0);  // links placed per chain
+  for (size_t l = 0; l < chains.size(); ++l) chainEnd[l] = c.initOf[l];
   auto extendChain = [&](size_t i, model::Choice<BitRel>& x, size_t l) {
     const int from = chainEnd[l];
     model::Derived<BitRel> dn;
@@ -305,7 +304,9 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
       if (std::find(c.rfChoices[k].begin(), c.rfChoices[k].end(), from) == c.rfChoices[k].end()) continue;
       assigned[k] = true;
       chainEnd[l] = writeOf[r];
+      ++linked[l];
       const bool more = give(i, x, r, from, dn, writeOf[r]);
+      --linked[l];
       chainEnd[l] = from;
       assigned[k] = false;
       source[r] = -1;
@@ -317,8 +318,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
     if (overTime()) return false;
     if (i == c.reads.size()) return f(x.rf, x.co);
     for (size_t l = 0; l < chains.size(); ++l)
-      if (std::any_of(chains[l].begin(), chains[l].end(), [&](size_t k) { return !assigned[k]; }))
-        return extendChain(i, x, l);
+      if (linked[l] < chains[l].size()) return extendChain(i, x, l);
     std::vector<int> viableWrites;
     const size_t k = *next(prune ? d : nullptr, viableWrites);
     const std::vector<int>& writes = lookAhead ? viableWrites : c.rfChoices[k];
