@@ -15,24 +15,24 @@ namespace {
 // The name of the first part of `f` that has the edge a -> b.
 std::string nameOf(const Factor<BitRel>& f, int a, int b) {
   for (const auto& p : f.parts)
-    if (p.r.get(a, b)) return std::string(p.name);
+    if (p.r->get(a, b)) return std::string(p.name);
   return "?";
 }
 
 // A path a = v0 -> v1 -> ... -> vk = b with path[i] relating v(i) and v(i+1), as named steps
 // (filters left out); empty if there is none. Forward reachability, then back from b.
-std::vector<Step> pathSteps(const std::vector<Factor<BitRel>>& path, int a, int b) {
-  const int n = path.front().r.size();
+std::vector<Step> pathSteps(const model::Path<BitRel>& path, int a, int b) {
+  const int n = path.front().r->size();
   std::vector<BitRel::Row> reach(path.size() + 1);
   reach[0].set(a);
   for (size_t i = 0; i < path.size(); ++i)
     for (int v = 0; v < n; ++v)
-      if (reach[i][v]) reach[i + 1] |= path[i].r.row(v);
+      if (reach[i][v]) reach[i + 1] |= path[i].r->row(v);
   if (!reach[path.size()][b]) return {};
   std::vector<int> node(path.size() + 1, b);
   for (size_t i = path.size(); i-- > 0;) {
     int v = 0;
-    while (!(reach[i][v] && path[i].r.get(v, node[i + 1]))) ++v;
+    while (!(reach[i][v] && path[i].r->get(v, node[i + 1]))) ++v;
     node[i] = v;
   }
   std::vector<Step> out;
@@ -86,7 +86,7 @@ std::vector<Step> pairSteps(const Constraint<BitRel>& c, int a, int b) {
     out.push_back({a, b, nameOf(c.within, a, b)});
   if (c.shape == model::Shape::Subset) {
     const std::string sup(c.supName);
-    out.push_back(c.sup.get(b, a) ? Step{b, a, sup} : Step{a, b, "not " + sup});
+    out.push_back(c.sup->get(b, a) ? Step{b, a, sup} : Step{a, b, "not " + sup});
   }
   return out;
 }
@@ -111,7 +111,7 @@ std::string memName(const litmus::Test& test, const model::Event& e) {
 template <size_t N>
 std::string partName(const std::array<model::Part<BitRel>, N>& parts, int a, int b) {
   for (const auto& p : parts)
-    if (p.r.get(a, b)) return std::string(p.name);
+    if (p.r->get(a, b)) return std::string(p.name);
   return "?";
 }
 
@@ -198,7 +198,7 @@ std::vector<Step> witness(const Constraint<BitRel>& c, const std::vector<int>& p
       // the preferred event in the middle: x -a-> v -b-> x
       for (int v : prefer)
         for (int x = 0; x < c.r.size(); ++x)
-          if (c.path[0].r.get(x, v) && c.path[1].r.get(v, x))
+          if (c.path[0].r->get(x, v) && c.path[1].r->get(v, x))
             return {{x, v, nameOf(c.path[0], x, v)}, {v, x, nameOf(c.path[1], v, x)}};
       for (int x = 0; x < c.r.size(); ++x)
         if (c.r.get(x, x)) return pathSteps(c.path, x, x);
@@ -208,7 +208,7 @@ std::vector<Step> witness(const Constraint<BitRel>& c, const std::vector<int>& p
       if (auto e = preferredEdge(c.r, prefer)) return pairSteps(c, e->first, e->second);
       return {};
     case model::Shape::Subset:
-      if (auto e = preferredEdge(c.r - c.sup, prefer)) return pairSteps(c, e->first, e->second);
+      if (auto e = preferredEdge(c.r - *c.sup, prefer)) return pairSteps(c, e->first, e->second);
       return {};
   }
   return {};

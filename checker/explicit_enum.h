@@ -48,8 +48,15 @@ struct PartialCheck {
   BitRel forcedCo;
   std::optional<Axiom> relax;
 
-  bool operator()(Axiom a, const model::Constraint<BitRel>& c) {
-    if (a == relax) return true;
+  // Axioms whose relations do not depend on co, which the case analysis on co (settleOrder)
+  // already found to hold on the part it extends: neither checked nor built again.
+  bool coOnly = false;
+
+  bool wants(Axiom a) const {
+    if (a == relax) return false;
+    return !coOnly || !(a == Axiom::NoThinAir || a == Axiom::FenceSc || a == Axiom::Coherence);
+  }
+  bool operator()(Axiom, const model::Constraint<BitRel>& c) {
     if (c.shape != model::Shape::Subset) return model::holds(c);
     if (c.supName == "co") forcedCo |= c.r;
     return true;
@@ -60,7 +67,7 @@ struct PartialCheck {
 // the model: co must stay a strict order, and no monotone constraint may fail yet. With `forced`,
 // adds the co edges Coherence forces on every completion.
 bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel> x, const model::Derived<BitRel>& d,
-                 BitRel* forced = nullptr, std::optional<Axiom> relax = {});
+                 BitRel* forced = nullptr, std::optional<Axiom> relax = {}, bool coOnly = false);
 
 // One combination of thread paths, with everything that does not depend on rf/co/sc.
 struct Candidate {

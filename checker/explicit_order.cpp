@@ -14,10 +14,10 @@ namespace checker::explicit_detail {
 // the model: co must stay a strict order, and no monotone constraint may fail yet. With `forced`,
 // adds the co edges Coherence forces on every completion.
 bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel> x,
-                 const model::Derived<BitRel>& d, BitRel* forced, std::optional<Axiom> relax) {
+                 const model::Derived<BitRel>& d, BitRel* forced, std::optional<Axiom> relax, bool coOnly) {
   x.co = plus(x.co);
   if (!x.co.irreflexive()) return false;
-  PartialCheck chk{BitRel(x.co.size()), relax};
+  PartialCheck chk{BitRel(x.co.size()), relax, coOnly};
   if (!model::axioms(s, x, d, chk)) return false;
   if (forced) *forced |= chk.forcedCo;
   return true;
@@ -68,8 +68,9 @@ bool settleOrder(const model::Static<BitRel>& s, model::Choice<BitRel>& x, const
       model::Choice<BitRel> ab = x, ba = x;
       ab.co.set(a, b);
       ba.co.set(b, a);
-      const bool okAb = mayComplete(s, ab, d, &forcedAb, relax);
-      const bool okBa = mayComplete(s, ba, d, &forcedBa, relax);
+      // x passed the whole model with d (refine): only the axioms that read co can fail now
+      const bool okAb = mayComplete(s, ab, d, &forcedAb, relax, true);
+      const bool okBa = mayComplete(s, ba, d, &forcedBa, relax, true);
       if (!okAb && !okBa) return false;
       if (okAb && okBa) continue;
       x.co = okAb ? ab.co | forcedAb : ba.co | forcedBa;
@@ -209,13 +210,19 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
     return true;
   };
   // Whether the part x may still complete, after read r (-1: none yet) was given write w; x.co
-  // gains the edges every completion has, and d the relations derived from x.rf.
-  auto refine = [&](model::Choice<BitRel>& x, int r, int w, model::Derived<BitRel>& d) {
+  // gains the edges every completion has, and d the relations derived from x.rf. `parent`: those
+  // derived before r read w. rf enters the derivation only through its morally strong edges
+  // (observation order, model::derive), so an edge that is not one leaves them as they were: on a
+  // pipeline, every read of a tile's data.
+  auto refine = [&](model::Choice<BitRel>& x, int r, int w, model::Derived<BitRel>& d,
+                    const model::Derived<BitRel>* parent) {
     BitRel forced(n);
     // The relations derived without rf are included in those derived with it (the model is
     // monotone), so a part the model refutes with them is refuted before the dearer derivation.
     if (r >= 0 && !mayComplete(c.s, x, d0, nullptr, relax_)) return false;
-    d = r < 0 ? d0 : model::derive(c.s, x.rf, none, bar);
+    if (r < 0) d = d0;
+    else if (parent && !c.s.ms.get(w, r)) d = *parent;
+    else d = model::derive(c.s, x.rf, none, bar);
     if (!mayComplete(c.s, x, d, &forced, relax_)) return false;
     x.co |= forced;
     BitRel::Row near;
@@ -273,7 +280,8 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
   // search from i + 1.
   std::function<bool(size_t, model::Choice<BitRel>&, const model::Derived<BitRel>*)> pick;
   // `next`, if any, is the write of r's RMW when r is a link of a chain: co has w before it.
-  auto give = [&](size_t i, const model::Choice<BitRel>& x, int r, int w, model::Derived<BitRel>& dn, int next = -1) {
+  auto give = [&](size_t i, const model::Choice<BitRel>& x, int r, int w, model::Derived<BitRel>& dn,
+                  const model::Derived<BitRel>* d, int next = -1) {
     source[r] = w;
     if (!lookAhead && !model::valuesMayHold(c.g.events, c.traces, c.offset, source)) return true;
     if ((explaining_ || (seek_ && !c.hangs)) && !mayReachWanted(c, source)) return true;
@@ -281,7 +289,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
     nx.rf.set(w, r);
     if (next >= 0) nx.co.set(w, next);
     if (spinRead[r]) maxInCo(c, nx.co, w, r);
-    return !((!prune || refine(nx, r, w, dn)) && !pick(i + 1, nx, &dn));
+    return !((!prune || refine(nx, r, w, dn, d)) && !pick(i + 1, nx, &dn));
   };
   // The chains of RMW-only locations (rmwChains) go first, one link at a time: the next link of
   // location l reads the write of the last, and is the first read of l not yet placed in some
@@ -293,7 +301,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
   std::vector<int> chainEnd(chains.size());
   std::vector<size_t> linked(chains.size(), 0);  // links placed per chain
   for (size_t l = 0; l < chains.size(); ++l) chainEnd[l] = c.initOf[l];
-  auto extendChain = [&](size_t i, model::Choice<BitRel>& x, size_t l) {
+  auto extendChain = [&](size_t i, model::Choice<BitRel>& x, size_t l, const model::Derived<BitRel>* d) {
     const int from = chainEnd[l];
     model::Derived<BitRel> dn;
     int lastThread = -1;
@@ -305,7 +313,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
       assigned[k] = true;
       chainEnd[l] = writeOf[r];
       ++linked[l];
-      const bool more = give(i, x, r, from, dn, writeOf[r]);
+      const bool more = give(i, x, r, from, dn, d, writeOf[r]);
       --linked[l];
       chainEnd[l] = from;
       assigned[k] = false;
@@ -318,7 +326,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
     if (overTime()) return false;
     if (i == c.reads.size()) return f(x.rf, x.co);
     for (size_t l = 0; l < chains.size(); ++l)
-      if (linked[l] < chains[l].size()) return extendChain(i, x, l);
+      if (linked[l] < chains[l].size()) return extendChain(i, x, l, d);
     std::vector<int> viableWrites;
     const size_t k = *next(prune ? d : nullptr, viableWrites);
     const std::vector<int>& writes = lookAhead ? viableWrites : c.rfChoices[k];
@@ -326,14 +334,14 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
     assigned[k] = true;
     model::Derived<BitRel> dn;
     for (int w : writes)
-      if (!give(i, x, r, w, dn)) return false;
+      if (!give(i, x, r, w, dn, d)) return false;
     source[r] = -1;
     assigned[k] = false;
     return true;
   };
   model::Choice<BitRel> x{none, initialWritesFirst(c), none, bar};
   model::Derived<BitRel> d;
-  if (prune && !refine(x, -1, -1, d)) return true;
+  if (prune && !refine(x, -1, -1, d, nullptr)) return true;
   return pick(0, x, &d);
 }
 

@@ -85,7 +85,7 @@ struct SymbolicCheck {
         break;
       case model::Shape::Subset:
         for (int i = 0; i < n; ++i)
-          for (int j = 0; j < n; ++j) smt.add(!c.r.at(i, j) || c.sup.at(i, j));
+          for (int j = 0; j < n; ++j) smt.add(!c.r.at(i, j) || c.sup->at(i, j));
         break;
     }
     return true;

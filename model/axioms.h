@@ -47,20 +47,59 @@ inline std::string_view axiomSection(Axiom a) {
 
 enum class Shape { Acyclic, Irreflexive, Empty, Subset };
 
+// A relation a constraint reads: one of the relations of the execution or the model, borrowed
+// while the constraint is built and decided (the explicit engine builds constraints on every
+// step of its search, and copies of relations were a large part of its time), or one computed
+// for the constraint, owned. A copy owns its relation, so a constraint kept past the relations
+// it was built from (an explanation's) holds what it read; a move keeps what it had.
+template <class Rel>
+class Held {
+ public:
+  Held() = default;
+  Held(const Rel& r) : ref_(&r) {}                 // NOLINT: borrowed
+  Held(Rel&& r) : own_(std::move(r)) {}            // NOLINT: owned
+  Held(const Held& o) : own_(o.get()) {}
+  Held& operator=(const Held& o) {
+    if (this != &o) {
+      Rel copy = o.get();
+      own_ = std::move(copy);
+      ref_ = nullptr;
+    }
+    return *this;
+  }
+  Held(Held&&) noexcept = default;
+  Held& operator=(Held&&) noexcept = default;
+  ~Held() = default;
+  // The same relation, borrowed from this one (which must outlive it).
+  Held borrowed() const { return Held(get()); }
+  const Rel& get() const { return ref_ ? *ref_ : own_; }
+  const Rel& operator*() const { return get(); }
+  const Rel* operator->() const { return &get(); }
+  // The relation as a value: moved out if owned, copied if borrowed.
+  Rel take() && { return ref_ ? *ref_ : std::move(own_); }
+
+ private:
+  const Rel* ref_ = nullptr;
+  Rel own_;
+};
+
 // A relation under the name the model gives it; the name only labels edges in explanations.
 template <class Rel>
 struct Part {
   std::string_view name;
-  Rel r;
+  Held<Rel> r;
 };
 
 // One step of a constraint's relation: the union of named parts (an edge is named after the
 // first part that has it). A filter is a set [S] or a restriction such as `loc`: it narrows the
 // relation and is left out of explanations.
+template <class Rel> struct Factor;
+template <class Rel> using Path = std::vector<Factor<Rel>>;
+
 template <class Rel>
 struct Factor {
   std::vector<Part<Rel>> parts;
-  Rel r;
+  Held<Rel> r;
   bool filter = false;
 };
 
@@ -71,18 +110,16 @@ template <class Rel>
 struct Constraint {
   Shape shape;
   std::string_view text;
-  std::vector<Factor<Rel>> path;
+  Path<Rel> path;
   Factor<Rel> within;
   Rel r;
-  Rel sup;
+  Held<Rel> sup;
   std::string_view supName;
 };
 
-// Relations are copied only where a part is taken from a named relation, and united in place:
-// the explicit engine builds constraints on every step of its search, and copies of relations
-// were a fifth of its time on the dat3m corpus (bench/corpus-ratio.sh).
+// A part borrows a named relation and owns a computed one; relations are united in place.
 template <class R> Part<std::decay_t<R>> part(std::string_view name, R&& r) {
-  return {name, std::forward<R>(r)};
+  return {name, Held<std::decay_t<R>>(std::forward<R>(r))};
 }
 
 namespace detail {
@@ -97,14 +134,20 @@ template <class Rel> void intersectInto(Rel& into, const Rel& r) {
 }  // namespace detail
 
 // A factor that is the union of its parts.
+// A factor of one part reads that part's relation (the parts' storage does not move when the
+// factor does; a copy of the factor owns its own).
 template <class Rel, class... More>
 Factor<Rel> either(Part<Rel> first, More... more) {
   Factor<Rel> f;
-  f.r = first.r;
-  (detail::uniteInto(f.r, more.r), ...);
+  if constexpr (sizeof...(more) > 0) {
+    Rel u = *first.r;
+    (detail::uniteInto(u, *more.r), ...);
+    f.r = Held<Rel>(std::move(u));
+  }
   f.parts.reserve(1 + sizeof...(more));
   f.parts.push_back(std::move(first));
   (f.parts.push_back(std::move(more)), ...);
+  if constexpr (sizeof...(more) == 0) f.r = f.parts.front().r.borrowed();
   return f;
 }
 template <class R> Factor<std::decay_t<R>> only(std::string_view name, R&& r) {
@@ -118,8 +161,8 @@ template <class R> Factor<std::decay_t<R>> filter(std::string_view name, R&& r) 
 
 // The path first ; more... (herd's `;`), for empty and subset.
 template <class Rel, class... Fs>
-std::vector<Factor<Rel>> seq(Factor<Rel> first, Fs... more) {
-  std::vector<Factor<Rel>> v;
+Path<Rel> seq(Factor<Rel> first, Fs... more) {
+  Path<Rel> v;
   v.reserve(1 + sizeof...(more));
   v.push_back(std::move(first));
   (v.push_back(std::move(more)), ...);
@@ -129,11 +172,11 @@ std::vector<Factor<Rel>> seq(Factor<Rel> first, Fs... more) {
 namespace detail {
 
 template <class Rel>
-Constraint<Rel> make(Shape shape, std::string_view text, std::vector<Factor<Rel>> path,
+Constraint<Rel> make(Shape shape, std::string_view text, Path<Rel> path,
                      Factor<Rel> within = {}) {
-  Rel r = path.front().r;
-  for (size_t i = 1; i < path.size(); ++i) r = r * path[i].r;
-  if (!within.parts.empty()) intersectInto(r, within.r);
+  Rel r = *path.front().r;
+  for (size_t i = 1; i < path.size(); ++i) r = r * *path[i].r;
+  if (!within.parts.empty()) intersectInto(r, *within.r);
   return Constraint<Rel>{shape, text, std::move(path), std::move(within), std::move(r), {}, {}};
 }
 }  // namespace detail
@@ -147,15 +190,15 @@ template <class Rel> Constraint<Rel> irreflexive(std::string_view text, Factor<R
 }
 // empty((path[0] ; ...) & within)
 template <class Rel>
-Constraint<Rel> empty(std::string_view text, std::vector<Factor<Rel>> path, Factor<Rel> within) {
+Constraint<Rel> empty(std::string_view text, Path<Rel> path, Factor<Rel> within) {
   return detail::make(Shape::Empty, text, std::move(path), std::move(within));
 }
 // subset((path[0] ; ...) & within, sup)
 template <class Rel>
-Constraint<Rel> subset(std::string_view text, std::vector<Factor<Rel>> path, Factor<Rel> within,
+Constraint<Rel> subset(std::string_view text, Path<Rel> path, Factor<Rel> within,
                        Part<Rel> sup) {
   Constraint<Rel> c = detail::make(Shape::Subset, text, std::move(path), std::move(within));
-  c.sup = std::move(sup.r);
+  c.sup = std::move(sup.r);  // borrowed or owned, as the part was
   c.supName = sup.name;
   return c;
 }
@@ -166,7 +209,7 @@ template <class Rel> bool holds(const Constraint<Rel>& c) {
     case Shape::Acyclic: return acyclic(c.r);
     case Shape::Irreflexive: return c.r.irreflexive();
     case Shape::Empty: return c.r.empty();
-    case Shape::Subset: return c.r.subsetOf(c.sup);
+    case Shape::Subset: return c.r.subsetOf(*c.sup);
   }
   return false;
 }

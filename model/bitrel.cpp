@@ -1,24 +1,13 @@
 #include "model/bitrel.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/depth_first_search.hpp>
 
 namespace model {
-
-bool ConstRowRef::any() const {
-  for (int i = 0; i < words_; ++i)
-    if (w_[i]) return true;
-  return false;
-}
-
-bool ConstRowRef::intersects(ConstRowRef o) const {
-  for (int i = 0; i < words_; ++i)
-    if (w_[i] & o.w_[i]) return true;
-  return false;
-}
 
 int ConstRowRef::first() const { return next(-1); }
 
@@ -107,41 +96,34 @@ BitRel& BitRel::operator-=(const BitRel& o) {
   return *this;
 }
 
-// Relations of litmus tests are sparse: composition visits set bits only, either those of `a`
-// (each adds a row of b), or, when b has few non-empty rows (b is a set [S], or a relation out of
-// a few events) and a is dense (a transitive order), b's non-empty rows j and the events i with
-// i a j: the second costs n per such row instead of a's size.
+// Relations of litmus tests are sparse: composition visits the set bits of `a` only, and of
+// those only the ones whose row of b is not empty (b is often a set [S], or a relation out of a
+// few events, while a is a dense transitive order): row i of a ; b is the union of the rows j of b
+// with i a j. One pass over b finds its non-empty rows.
 BitRel operator*(const BitRel& a, const BitRel& b) {
   BitRel r(a.n_);
   const int n = a.n_, w = a.w_;
   const uint64_t* ad = a.data();
   const uint64_t* bd = b.data();
   uint64_t* rd = r.data();
-  // a's size, counted only as far as the choice needs (bit counts without a popcnt instruction
-  // are a library call)
-  size_t rowsB = 0;
-  for (int j = 0; j < n; ++j) rowsB += b.row(j).any();
-  const size_t columnCost = rowsB * static_cast<size_t>(n);
-  size_t bitsA = 0;
-  for (size_t i = 0; i < a.wordsTotal() && bitsA <= columnCost; ++i)
-    for (uint64_t word = ad[i]; word && bitsA <= columnCost; word &= word - 1) ++bitsA;
-  if (columnCost < bitsA) {
-    for (int j = 0; j < n; ++j) {
-      if (b.row(j).none()) continue;
-      const uint64_t* bj = bd + static_cast<size_t>(j) * w;
-      const uint64_t mask = uint64_t{1} << (j & 63);
-      for (int i = 0; i < n; ++i)
-        if (ad[static_cast<size_t>(i) * w + (j >> 6)] & mask) {
-          uint64_t* ri = rd + static_cast<size_t>(i) * w;
-          for (int x = 0; x < w; ++x) ri[x] |= bj[x];
-        }
+  std::array<uint64_t, kMaxEvents / 64> mask;  // the non-empty rows of b
+  if (w == 1) {  // up to 64 events, one word a row: the common case, kept tight
+    uint64_t m = 0;
+    for (int j = 0; j < n; ++j) m |= uint64_t{bd[j] != 0} << j;
+    for (int i = 0; i < n; ++i) {
+      uint64_t acc = 0;
+      for (uint64_t word = ad[i] & m; word; word &= word - 1) acc |= bd[std::countr_zero(word)];
+      rd[i] = acc;
     }
     return r;
   }
+  std::fill(mask.begin(), mask.begin() + w, 0);
+  for (int j = 0; j < n; ++j)
+    if (b.row(j).any()) mask[j >> 6] |= uint64_t{1} << (j & 63);
   for (int i = 0; i < n; ++i) {
     uint64_t* ri = rd + static_cast<size_t>(i) * w;
     for (int k = 0; k < w; ++k)
-      for (uint64_t word = ad[static_cast<size_t>(i) * w + k]; word; word &= word - 1) {
+      for (uint64_t word = ad[static_cast<size_t>(i) * w + k] & mask[k]; word; word &= word - 1) {
         const uint64_t* bj = bd + static_cast<size_t>((k << 6) + std::countr_zero(word)) * w;
         for (int x = 0; x < w; ++x) ri[x] |= bj[x];
       }
@@ -186,14 +168,31 @@ BitRel inv(const BitRel& r) {
   return t;
 }
 
-// Warshall's algorithm on bit rows: O(n^2) row operations (none for a k with no successor).
+// Warshall's algorithm on bit rows, over the non-empty rows only: a row that is empty stays
+// empty (an edge i -> j is added only when i already reaches k), so an order on a few events of
+// many (coherence, one location's writes) costs the square of those few.
 BitRel plus(const BitRel& r) {
   BitRel c = r;
-  const int n = r.size();
-  for (int k = 0; k < n; ++k) {
+  const int n = r.size(), w = r.w_;
+  uint64_t* d = c.data();
+  std::array<uint64_t, kMaxEvents / 64> rows{};  // the non-empty rows
+  for (int i = 0; i < n; ++i)
+    if (c.row(i).any()) rows[i >> 6] |= uint64_t{1} << (i & 63);
+  if (w == 1) {  // up to 64 events: a row is a word
+    for (uint64_t ks = rows[0]; ks; ks &= ks - 1) {
+      const int k = std::countr_zero(ks);
+      const uint64_t bit = uint64_t{1} << k;
+      for (uint64_t is = rows[0]; is; is &= is - 1) {
+        const int i = std::countr_zero(is);
+        if (d[i] & bit) d[i] |= d[k];
+      }
+    }
+    return c;
+  }
+  const ConstRowRef nonEmpty(rows.data(), w);
+  for (int k = nonEmpty.first(); k >= 0; k = nonEmpty.next(k)) {
     const ConstRowRef ck = std::as_const(c).row(k);
-    if (ck.none()) continue;
-    for (int i = 0; i < n; ++i)
+    for (int i = nonEmpty.first(); i >= 0; i = nonEmpty.next(i))
       if (c.get(i, k)) c.row(i) |= ck;
   }
   return c;
@@ -201,14 +200,29 @@ BitRel plus(const BitRel& r) {
 
 // Peels events with no successor left until none can go: whatever remains lies on or leads to a
 // cycle. Visiting events from the last, most relations of a test (which follow program order)
-// peel in one or two passes; cheaper than plus() followed by a look at the diagonal.
+// peel in one or two passes; cheaper than plus() followed by a look at the diagonal. Only events
+// with successors can lie on a cycle, so only they are visited.
 bool acyclic(const BitRel& r) {
   const int n = r.size();
   if (n == 0) return true;
-  std::vector<uint64_t> left(static_cast<size_t>((n + 63) / 64), 0);
-  for (int i = 0; i < n; ++i) left[i >> 6] |= uint64_t{1} << (i & 63);
-  const ConstRowRef leftRow(left.data(), static_cast<int>(left.size()));
-  int remaining = n;
+  if (r.w_ == 1) {  // up to 64 events: the set left is a word
+    const uint64_t* d = r.data();
+    uint64_t left = 0;
+    for (int i = 0; i < n; ++i) left |= uint64_t{d[i] != 0} << i;
+    for (uint64_t before = 0; left && left != before;) {
+      before = left;
+      for (int i = n - 1; i >= 0; --i)
+        if ((left >> i & 1) && !(d[i] & left)) left &= ~(uint64_t{1} << i);
+    }
+    return left == 0;
+  }
+  std::array<uint64_t, kMaxEvents / 64> left;  // the events not peeled yet that have successors
+  const int words = (n + 63) / 64;
+  std::fill(left.begin(), left.begin() + words, 0);
+  int remaining = 0;
+  for (int i = 0; i < n; ++i)
+    if (r.row(i).any()) left[i >> 6] |= uint64_t{1} << (i & 63), ++remaining;
+  const ConstRowRef leftRow(left.data(), words);
   for (bool changed = true; changed && remaining > 0;) {
     changed = false;
     for (int i = n - 1; i >= 0; --i)

@@ -21,9 +21,18 @@ class ConstRowRef {
  public:
   ConstRowRef(const uint64_t* w, int words) : w_(w), words_(words) {}
   bool operator[](int j) const { return w_[j >> 6] >> (j & 63) & 1; }
-  bool any() const;
+  // inline: the engines ask these of every row on every step
+  bool any() const {
+    for (int i = 0; i < words_; ++i)
+      if (w_[i]) return true;
+    return false;
+  }
   bool none() const { return !any(); }
-  bool intersects(ConstRowRef o) const;
+  bool intersects(ConstRowRef o) const {
+    for (int i = 0; i < words_; ++i)
+      if (w_[i] & o.w_[i]) return true;
+    return false;
+  }
   int first() const;       // the least member, or -1
   int next(int j) const;   // the least member above j, or -1
   const uint64_t* words() const { return w_; }
@@ -86,6 +95,8 @@ class BitRel {
   friend BitRel operator-(BitRel a, const BitRel& b) { return a -= b; }
   // Sequential composition: herd's `a ; b`.
   friend BitRel operator*(const BitRel& a, const BitRel& b);
+  friend BitRel plus(const BitRel& r);
+  friend bool acyclic(const BitRel& r);
 
   bool empty() const;
   bool irreflexive() const;

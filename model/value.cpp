@@ -1,5 +1,7 @@
 #include "model/value.h"
 
+#include <array>
+
 #include <algorithm>
 
 namespace model {
@@ -27,24 +29,27 @@ Val lift(std::vector<Val> args, ValueFn f) {
 }
 
 Val lift(const Val& a, const std::function<int64_t(int64_t)>& f) {
-  return lift(std::vector<Val>{a}, [f](const std::vector<int64_t>& x) { return f(x[0]); });
+  return lift(std::vector<Val>{a}, [f](std::span<const int64_t> x) { return f(x[0]); });
 }
 
 Val lift(const Val& a, const Val& b, const std::function<int64_t(int64_t, int64_t)>& f) {
-  return lift(std::vector<Val>{a, b}, [f](const std::vector<int64_t>& x) { return f(x[0], x[1]); });
+  return lift(std::vector<Val>{a, b}, [f](std::span<const int64_t> x) { return f(x[0], x[1]); });
 }
 
 std::optional<int64_t> evaluate(const Val& v, const ReadLookup& lookup) {
   if (v.known()) return v.k;
   if (v.e->read >= 0) return lookup(v.e->read);
-  std::vector<int64_t> ks;
-  ks.reserve(v.e->args.size());
-  for (const Val& a : v.e->args) {
-    const auto x = evaluate(a, lookup);
+  // the arguments on the stack: the explicit engine evaluates on every step of its search
+  constexpr size_t kFew = 8;
+  std::array<int64_t, kFew> few;
+  std::vector<int64_t> many(v.e->args.size() > kFew ? v.e->args.size() : 0);
+  int64_t* ks = many.empty() ? few.data() : many.data();
+  for (size_t i = 0; i < v.e->args.size(); ++i) {
+    const auto x = evaluate(v.e->args[i], lookup);
     if (!x) return std::nullopt;
-    ks.push_back(*x);
+    ks[i] = *x;
   }
-  return v.e->f(ks);
+  return v.e->f(std::span<const int64_t>(ks, v.e->args.size()));
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace model {
@@ -24,7 +25,7 @@ struct Val {
   bool known() const { return e == nullptr; }
 };
 
-using ValueFn = std::function<int64_t(const std::vector<int64_t>&)>;
+using ValueFn = std::function<int64_t(std::span<const int64_t>)>;
 
 struct Expr {
   int read = -1;           // >= 0: the value returned by the trace's event with this index

@@ -350,7 +350,7 @@ bool Interpreter::stepPure(Path& p, const Instr& in) {
     case Opcode::Selp:
       setReg(p, in.args[0],
              lift({value(p, in.args[1]), value(p, in.args[2]), value(p, in.args[3])},
-                   [](const std::vector<int64_t>& x) { return x[2] != 0 ? x[0] : x[1]; }),
+                   [](std::span<const int64_t> x) { return x[2] != 0 ? x[0] : x[1]; }),
              taintOf(p, in.args[1]) | taintOf(p, in.args[2]) | taintOf(p, in.args[3]));
       break;
     case Opcode::St: {
@@ -543,7 +543,7 @@ void Interpreter::stepRmw(Path p, const Instr& in, int elem) {
     // exch writes its operand whatever it read: its value must not use the read (a settled
     // value would see a cycle where the dependencies have none)
     const Val o = op == litmus::AtomOp::Exch ? Val(0) : old;
-    return lift({o, bv, cv}, [op, type](const std::vector<int64_t>& x) {
+    return lift({o, bv, cv}, [op, type](std::span<const int64_t> x) {
       return normalize(type, applyAtom(op, type, x[0], x[1], x[2]));
     });
   };

@@ -59,7 +59,7 @@ std::map<model::Axiom, Constraint<BitRel>> constraints(const checker::Execution&
 // Whether `name` is a part of `f` that has the edge a -> b.
 bool inPart(const model::Factor<BitRel>& f, const std::string& name, int a, int b) {
   for (const auto& p : f.parts)
-    if (p.name == name && p.r.get(a, b)) return true;
+    if (p.name == name && p.r->get(a, b)) return true;
   return false;
 }
 
@@ -70,7 +70,7 @@ bool walksPath(const Constraint<BitRel>& c, const std::vector<checker::Step>& st
   size_t i = from;
   for (const auto& f : c.path) {
     if (f.filter) {
-      if (!f.r.get(at, at)) return false;
+      if (!f.r->get(at, at)) return false;
       continue;
     }
     if (i >= steps.size() || steps[i].from != at || !inPart(f, steps[i].relation, at, steps[i].to)) return false;
@@ -105,7 +105,7 @@ void requireViolation(const Constraint<BitRel>& c, const std::vector<checker::St
       const checker::Step& last = steps.back();
       const int b = last.relation == "not " + std::string(c.supName) ? last.to : last.from;
       CHECK(c.r.get(a, b));
-      CHECK(!c.sup.get(a, b));
+      CHECK(!c.sup->get(a, b));
       CHECK(walksPath(c, steps, 0, a, b));
       break;
     }
