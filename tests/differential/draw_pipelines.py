@@ -25,8 +25,8 @@ from litmuspy.patterns.generate import family_tests, write_tests
 RANGES = {
     "tma-pipeline": {"S": (1, 2), "K": (2, 3), "W": (1, 2)},
     "cluster-pipeline": {"N": (2, 3)},
-    "persistent": {"S": (1, 2), "T": (2, 2), "B": (1, 2)},
-    "ping-pong": {"S": (2, 2), "K": (3, 4)},
+    "persistent": {"S": (1, 1), "T": (2, 3), "B": (1, 1)},
+    "ping-pong": {"S": (2, 2), "K": (3, 3)},
     "warp-specialized": {"S": (1, 1), "K": (2, 2), "C": (2, 2), "W": (1, 1)},
     "multicast-pipeline": {"N": (2, 2), "S": (1, 1), "K": (2, 2)},
 }
