@@ -35,9 +35,9 @@ done
 if [ ${#sizes[@]} -eq 0 ]; then
   case $family in
     warp-specialized) sizes=(2,2,2,4 2,3,1,4 2,3,2,1 2,3,2,4 2,3,2,16 2,3,3,4 2,4,2,4 2,6,2,4 3,6,2,4 4,8,2,4) ;;
-    persistent) sizes=(S=2,T=2,B=2 S=2,T=3,B=2 S=2,T=4,B=2 S=4,T=4,B=2 S=4,T=8,B=1 S=4,T=8,B=2) ;;
-    multicast-pipeline) sizes=(N=2,S=1,K=2 N=2,S=2,K=3 N=2,S=2,K=4 N=4,S=1,K=2 N=4,S=2,K=3 N=4,S=4,K=8) ;;
-    ping-pong) sizes=(S=2,K=3 S=2,K=4 S=2,K=6 S=4,K=8) ;;
+    persistent) sizes=(S=2,T=2,B=2 S=2,T=4,B=2 S=4,T=8,B=2) ;;
+    multicast-pipeline) sizes=(N=2,S=2,K=3 N=2,S=2,K=4 N=4,S=2,K=3 N=4,S=4,K=8) ;;
+    ping-pong) sizes=(S=2,K=3 S=2,K=4 S=4,K=8) ;;
     *) echo "$0: no default sizes for --family $family: give SIZE..." >&2; exit 2 ;;
   esac
 fi
