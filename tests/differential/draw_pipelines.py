@@ -2,9 +2,9 @@
 """Draws the pipelines of the differential test (tests/differential/pipelines.sh).
 
 Seed i draws family number (i - 1) mod F of the pattern library's pipeline families, and its
-sizes from a random stream seeded with i, each within a range in which every variant finishes in
-about a second with both engines on this machine (docs/performance.md, "The two engines check
-each other"). Every variant the family writes at those sizes, the correct pattern and each bug
+sizes from a random stream seeded with i, each within a range at whose ends every variant was
+measured to finish within a few seconds with both engines on this machine (docs/performance.md,
+"The two engines check each other"). Every variant the family writes at those sizes, the correct pattern and each bug
 kind, goes into OUT/seed-N/FAMILY/. A census then requires every bug kind that a drawn family has at
 the top of its ranges to be drawn by some seed, so that narrowing a range or dropping a variant
 fails the test rather than shrinking it; the families no seed drew are named on stderr.
@@ -18,8 +18,8 @@ import sys
 
 from litmuspy.patterns.generate import family_tests, write_tests
 
-# (lowest, highest) per size; measured with `litmus check --engine both --max-states 0` on one
-# core: each variant within about 3 s, except the multicast pipeline's (3-10 s each at its smallest
+# (lowest, highest) per size; the ends measured with `litmus check --engine both --max-states 0`
+# on one core, with a benchmark on the other: each variant within about 3 s, except the multicast pipeline's (3-10 s each at its smallest
 # size with a refill, 60 s for its ten). So the multicast pipeline comes last: the ctest's seeds
 # (1-5) leave it out and LITMUS_PIPE_SEEDS=1-6 adds it.
 RANGES = {
