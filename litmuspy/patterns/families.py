@@ -179,50 +179,86 @@ def warp_specialized_family(S, K, C, W=1):
 
 # --- Ping-pong consumers -----------------------------------------------------------------------
 
-def ping_pong_family(S, K):
+def ping_pong(S, K, variant=""):
     """Two consumers take alternate tiles of one pipeline and write the shared output in tile
     order, handing the turn to each other through an ordered mbarrier (count 1 per phase)."""
-    def make(variant):
-        locs = [(f"g{k}", str(k + 1)) for k in range(K)] + [("out", "0")]
-        for i in range(S):
-            locs += [(f"s{i}", SHARED % 0), (f"full{i}", SHARED % 0), (f"empty{i}", SHARED % 0)]
-        locs.append(("turn", SHARED % 0))
-        prod = [f"mbarrier.init.shared::cta.b64 [full{i}], 1;" for i in range(S)]
-        prod += [f"mbarrier.init.shared::cta.b64 [empty{i}], 1;" for i in range(S)]
-        prod += ["mbarrier.init.shared::cta.b64 [turn], 1;", "bar.sync 0;"]
-        for k in range(K):
+    locs = [(f"g{k}", str(k + 1)) for k in range(K)] + [("out", "0")]
+    for i in range(S):
+        locs += [(f"s{i}", SHARED % 0), (f"full{i}", SHARED % 0), (f"empty{i}", SHARED % 0)]
+    locs.append(("turn", SHARED % 0))
+    prod = [f"mbarrier.init.shared::cta.b64 [full{i}], 1;" for i in range(S)]
+    prod += [f"mbarrier.init.shared::cta.b64 [empty{i}], 1;" for i in range(S)]
+    prod += ["mbarrier.init.shared::cta.b64 [turn], 1;", "bar.sync 0;"]
+    for k in range(K):
+        i, n = k % S, k // S
+        if n > 0 and variant != "no-empty-wait":
+            prod += try_wait(f"E{k}", f"e{k}", f"empty{i}", (n - 1) & 1)
+        prod.append(f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [full{i}], 16;")
+        prod.append("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                    f"[s{i}], [g{k}], 16, [full{i}];")
+    threads = [("P0", [("cta", 0), ("warp", 0)], prod)]
+    terms = []
+    for c in range(2):
+        code = ["bar.sync 0;"]
+        for k in range(c, K, 2):
             i, n = k % S, k // S
-            if n > 0:
-                prod += try_wait(f"E{k}", f"e{k}", f"empty{i}", (n - 1) & 1)
-            prod.append(f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [full{i}], 16;")
-            prod.append("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
-                        f"[s{i}], [g{k}], 16, [full{i}];")
-        threads = [("P0", [("cta", 0), ("warp", 0)], prod)]
-        terms = []
-        for c in range(2):
-            code = ["bar.sync 0;"]
-            for k in range(c, K, 2):
-                i, n = k % S, k // S
-                code += try_wait(f"F{k}", f"f{k}", f"full{i}", n & 1)
-                code.append(f"ld.shared.u32 %r{k}, [s{i}];")
-                if k + S < K:
-                    code += release_stage(i)
-                if k > 0 and variant != "no-order":
-                    code += try_wait(f"T{k}", f"t{k}", "turn", (k - 1) & 1)
-                code.append(f"st.global.u32 [out], %r{k};")
-                code.append("mbarrier.arrive.shared::cta.b64 _, [turn];")
-                terms.append((f"P{c + 1}:r{k}", k + 1))
-            threads.append((f"P{c + 1}", [("cta", 0), ("warp", c + 1)], code))
-        terms.append(("out", K))
+            parity = n & 1
+            if variant == "wrong-parity" and k == K - 1:
+                parity ^= 1
+            wait_sem = ".relaxed.cta" if variant == "relaxed-wait" else ""
+            code += try_wait(f"F{k}", f"f{k}", f"full{i}", parity, wait_sem)
+            code.append(f"ld.shared.u32 %r{k}, [s{i}];")
+            if k + S < K and not (variant == "consumer-no-release" and c == 0):
+                arrive_sem = ".relaxed.cta" if variant == "relaxed-arrive" else ""
+                code += release_stage(i, True, arrive_sem)
+            if k > 0 and variant != "no-order":
+                code += try_wait(f"T{k}", f"t{k}", "turn", (k - 1) & 1)
+            code.append(f"st.global.u32 [out], %r{k};")
+            turn_sem = ".relaxed.cta" if variant == "relaxed-turn" else ""
+            code.append(f"mbarrier.arrive{turn_sem}.shared::cta.b64 _, [turn];")
+            terms.append((f"P{c + 1}:r{k}", k + 1))
+        threads.append((f"P{c + 1}", [("cta", 0), ("warp", c + 1)], code))
+    terms.append(("out", K))
+    return threads, locs, any_wrong(terms)
+
+
+def ping_pong_family(S, K):
+    """FlashAttention-3's schedule in its synchronization: two consumer warpgroups take turns."""
+    what = (f"Ping-pong consumers: tiles alternate between two consumer warps ({S} stages, "
+            f"{K} tiles); an ordered mbarrier passes the turn for the output.")
+
+    def make(variant, expect, reason, liveness="terminates"):
+        threads, locs, cond = ping_pong(S, K, variant)
         name = f"ping-pong-S{S}-K{K}" + (f"-{variant}" if variant else "")
-        what = (f"Ping-pong consumers: tiles alternate between two consumer warps ({S} stages, "
-                f"{K} tiles); an ordered mbarrier passes the turn for the output.")
-        if variant:
-            return test(name, what + " Bug: the consumers do not wait for their turn.", locs,
-                        threads, any_wrong(terms), "reachable",
-                        "Without the turn wait the two output stores are unordered: the last "
-                        "tile's value may be overwritten by an earlier one.")
-        return test(name, what, locs, threads, any_wrong(terms), "unreachable",
-                    "§9.7.13.15.16: each turn wait acquires the other consumer's release arrive, "
-                    "so the output stores are ordered by causality and coherence (D28).")
-    return [make(""), make("no-order")]
+        return test(name, what + (f" Bug: {variant}." if variant else ""), locs, threads, cond,
+                    expect, reason, liveness)
+    tests = [make("", "unreachable",
+                  "§9.7.13.15.16: each turn wait acquires the other consumer's release arrive, "
+                  "so the output stores are ordered by causality and coherence (D28).")]
+    tests.append(make("no-order", "reachable",
+                      "Without the turn wait the two output stores are unordered: the last "
+                      "tile's value may be overwritten by an earlier one."))
+    tests.append(make("relaxed-turn", "reachable",
+                      "§9.7.13.15.13: a .relaxed arrive on the turn barrier releases nothing: the "
+                      "next consumer's store is not ordered after the previous one, and the last "
+                      "tile's value may be overwritten by an earlier one."))
+    tests.append(make("relaxed-wait", "reachable",
+                      "§9.7.13.15.16: a .relaxed try_wait does not acquire the phase, so the "
+                      "read after it is not ordered after the copy's writes."))
+    if K > S:
+        tests.append(make("relaxed-arrive", "reachable",
+                          "§9.7.13.15.13: a .relaxed release of the stage does not order the "
+                          "consumer's read before the refill, which the read may then see."))
+        tests.append(make("no-empty-wait", "reachable",
+                          "The refill is not ordered after the consumer's read of the stage: the "
+                          "read may see the next tile's data; a refill before the phase completes "
+                          "overruns the count (a hang).", "may-hang"))
+        tests.append(make("wrong-parity", "reachable",
+                          "§9.7.13.15.16: the last wait names the previous phase's parity and "
+                          "returns at once, before the refill lands; a wait after the refill's "
+                          "phase waits on an incomplete phase of that parity forever.", "may-hang"))
+        tests.append(make("consumer-no-release", "unreachable",
+                          "The first consumer never releases its stage: the producer waits "
+                          "forever before that refill, so no execution finishes (the bug is the "
+                          "hang).", "may-hang"))
+    return tests

@@ -22,21 +22,38 @@ SPIN = r"^[A-Z]\d*:$|@!%[a-z]\d* bra [A-Z]\d*;$"
 STEPS = {
     "no-expect_tx": (r"mbarrier\.arrive\.expect_tx\.shared::cta\.b64 _, \[full\d+\], \d+;",
                      r"^mbarrier\.arrive\.shared::cta\.b64 _, \[full\d+\];$"),
-    "no-empty-wait": (SPIN + r"|mbarrier\.try_wait\.parity\.shared::cta\.b64 %e\d+, \[empty\d+\]", None),
-    "wrong-parity": (r"^mbarrier\.try_wait\.parity\.shared::cta\.b64 %f\d+, \[full\d+\], [01];$",) * 2,
-    "consumer-no-release": (r"^fence\.proxy\.async\.shared::cta;$|^mbarrier\.arrive\.shared::cta\.b64 _, \[empty\d+\];$",
-                            None),
+    "no-empty-wait": (SPIN + r"|mbarrier\.try_wait\.parity(\.acquire\.cluster)?\.shared::cta\.b64 %e\d+, \[empty\d+\]",
+                      None),
+    "wrong-parity": (r"^mbarrier\.try_wait\.parity(\.acquire\.cluster)?\.shared::cta\.b64 %f\d+, \[full\d+(c\d+)?\], [01];$",) * 2,
+    "consumer-no-release": (r"^fence\.proxy\.async\.shared::cta;$|^mbarrier\.arrive\.shared::cta\.b64 _, \[empty\d+\];$"
+                            r"|^mbarrier\.arrive\.release\.cluster\.shared::cluster\.b64 _, \[%m\d+\];$", None),
     "no-consumer-proxy-fence": (r"^fence\.proxy\.async\.shared::cta;$", None),
     "relaxed-wait": (r"^mbarrier\.try_wait\.parity\.shared::cta\.b64 %f\d+, ",
                      r"^mbarrier\.try_wait\.parity\.relaxed\.cta\.shared::cta\.b64 %f\d+, "),
-    "relaxed-arrive": (r"^mbarrier\.arrive\.shared::cta\.b64 _, \[empty\d+\];$",
-                       r"^mbarrier\.arrive\.relaxed\.cta\.shared::cta\.b64 _, \[empty\d+\];$"),
+    "relaxed-arrive": (r"^mbarrier\.arrive\.shared::cta\.b64 _, \[empty\d+\];$"
+                       r"|^mbarrier\.arrive\.release\.cluster\.shared::cluster\.b64 _, \[%m\d+\];$",
+                       r"^mbarrier\.arrive\.relaxed\.cta\.shared::cta\.b64 _, \[empty\d+\];$"
+                       r"|^mbarrier\.arrive\.relaxed\.cluster\.shared::cluster\.b64 _, \[%m\d+\];$"),
     "empty-count-1": (r"^mbarrier\.init\.shared::cta\.b64 \[empty\d+\], \d+;$",
                       r"^mbarrier\.init\.shared::cta\.b64 \[empty\d+\], 1;$"),
     "no-order": (SPIN + r"|mbarrier\.try_wait\.parity\.shared::cta\.b64 %t\d+, \[turn\]", None),
-    "wait.cta": (r"try_wait\.parity\.acquire\.cluster\.", r"try_wait\.parity\.shared::cta\."),
+    "wait.cta": (r"try_wait\.parity\.acquire\.cluster\.shared::cta\.b64 %[pf]\d*, \[full",
+                 r"try_wait\.parity\.shared::cta\.b64 %[pf]\d*, \[full"),
+    "empty-wait.cta": (r"try_wait\.parity\.acquire\.cluster\.shared::cta\.b64 %e\d+, \[empty",
+                       r"try_wait\.parity\.shared::cta\.b64 %e\d+, \[empty"),
+    "empty-arrive.cta": (r"^mbarrier\.arrive\.release\.cluster\.shared::cluster\.b64 _, \[%m\d+\];$",
+                         r"^mbarrier\.arrive\.release\.cta\.shared::cluster\.b64 _, \[%m\d+\];$"),
+    "relaxed-turn": (r"^mbarrier\.arrive\.shared::cta\.b64 _, \[turn\];$",
+                     r"^mbarrier\.arrive\.relaxed\.cta\.shared::cta\.b64 _, \[turn\];$"),
+    # the pipeline state restarts each tile: the stage, the parity and the empty waits of the
+    # tile's blocks change, nothing else
+    "state-reset": (SPIN + r"|^mbarrier\.try_wait\.parity\.shared::cta\.b64 %[ef]\d+, \[(full|empty)\d+\], [01];$"
+                    r"|^mbarrier\.arrive\.expect_tx\.shared::cta\.b64 _, \[full\d+\], 16;$"
+                    r"|^cp\.async\.bulk\..* \[s\d+\], \[g\d+\], 16, \[full\d+\];$|^ld\.shared\.u32 %r\d+, \[s\d+\];$"
+                    r"|^fence\.proxy\.async\.shared::cta;$|^mbarrier\.arrive\.shared::cta\.b64 _, \[empty\d+\];$",) * 2,
+    "tile-start-no-empty-wait": (SPIN + r"|mbarrier\.try_wait\.parity\.shared::cta\.b64 %e\d+, \[empty\d+\]", None),
     "no-init-fence": (r"^fence\.mbarrier_init\.release\.cluster;$", None),
-    "no-proxy-fence": (r"^fence\.proxy\.async\.shared::cta;$", None),
+    "no-proxy-fence": (r"^fence\.proxy\.async\.shared::(cta|cluster);$", None),
     "no-wait-read": (r"^cp\.async\.bulk\.wait_group\.read 0;$", None),
     "relaxed": (r"\.(acquire|release)\.gpu\.|^barrier\.cluster\.arrive;$",
                 r"\.relaxed\.gpu\.|^barrier\.cluster\.arrive\.relaxed;$"),
