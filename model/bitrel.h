@@ -97,6 +97,7 @@ class BitRel {
   friend BitRel operator*(const BitRel& a, const BitRel& b);
   friend BitRel plus(const BitRel& r);
   friend bool acyclic(const BitRel& r);
+  friend BitRel plusOver(const BitRel& closed, const BitRel& extra);
 
   bool empty() const;
   bool irreflexive() const;
@@ -128,6 +129,7 @@ inline BitRel::Row& operator|=(BitRel::Row& s, ConstRowRef r) {
 
 BitRel inv(const BitRel& r);
 BitRel plus(const BitRel& r);  // transitive closure r+
+BitRel plusOver(const BitRel& closed, const BitRel& extra);  // (closed | extra)+, closed transitive
 BitRel star(const BitRel& r);  // reflexive-transitive closure r*
 BitRel opt(const BitRel& r);   // r?
 bool acyclic(const BitRel& r);  // plus(r).irreflexive(), without building plus(r)

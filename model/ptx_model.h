@@ -25,6 +25,7 @@ struct Static {
   Rel Arrive, ArriveRel;     // barrier arrivals; those with release semantics
   Rel Wait, WaitAcq;         // barrier waits; those with acquire semantics
   Rel po;                    // program order (§8.9.1), less what asynchronous operations leave out
+  Rel poPlus;                // po+, from which base causality's closure starts (concrete relations only)
   Rel poAsync;               // issuing thread's earlier events -> an asynchronous operation (D30)
   bool async = false;        // some event is asynchronous (poAsync is not empty)
   Rel po_loc;                // po between overlapping operations (same virtual address)
@@ -172,6 +173,15 @@ Rel beyond(Rel r, const Rel& known) {
   else return r;
 }
 
+// (po | extra)+. Concrete relations add extra's edges to po+ one at a time (few: an edge a -> b
+// joins what reaches a to what b reaches), rather than closing the dense po again on every
+// derivation; symbolic ones close the union.
+template <class Rel>
+Rel closeOver(const Static<Rel>& s, const Rel& extra) {
+  if constexpr (requires { plusOver(s.poPlus, extra); }) return plusOver(s.poPlus, extra);
+  else return plus(s.po | extra);
+}
+
 template <class Rel>
 struct Causal {
   Rel bc, ppbc;
@@ -184,7 +194,7 @@ Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw) {
   // reaches beyond it that way: its completion does not carry the thread's history (§8.9.1.1,
   // D30). A completed grid is before the launches and griddepcontrol.waits that wait for it
   // (D37-D39).
-  const Rel bc0 = plus(s.grids ? s.po | sw | s.grid : s.po | sw);
+  const Rel bc0 = closeOver(s, s.grids ? sw | s.grid : sw);
   const Rel bc = s.async ? bc0 | s.poAsync | (bc0 * s.poAsync) : bc0;
   // §8.9.5 proxy-preserved base causality: as is through one view, or on one location through a
   // chain of proxy fences along base causality, each fence turning one view into the next

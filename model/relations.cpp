@@ -370,6 +370,7 @@ Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings) {
   // D39: under `generic-only` the grid boundary is base causality only
   s.gridAllProxies = readings.is(Decision::D39, "all-proxies");
   addRestrictions(raw, s);
+  s.poPlus = plus(s.po);
   withPatterns(s);
   return s;
 }
