@@ -52,7 +52,12 @@ model::Static<SymRel> lift(z3::context* c, const Deadline* d, const model::Stati
   o.gridAllProxies = s.gridAllProxies;
   o.FRelU = k(s.FRelU);
   o.FAcqU = k(s.FAcqU);
-  for (const auto& key : s.restrictKeys) o.restrictKeys.push_back({k(key.from), k(key.rel), k(key.acq)});
+  for (const auto& key : s.restrictKeys) {
+    o.restrictKeys.emplace_back();
+    auto& ok = o.restrictKeys.back();
+    ok.from = k(key.from), ok.rel = k(key.rel), ok.acq = k(key.acq);
+    ok.relPat = k(key.relPat), ok.acqPat = k(key.acqPat), ok.barRel = k(key.barRel), ok.barAcq = k(key.barAcq);
+  }
   o.restricted = s.restricted;
   o.relPat = k(s.relPat); o.acqPat = k(s.acqPat); o.barRel = k(s.barRel); o.barAcq = k(s.barAcq);
   return o;

@@ -69,6 +69,7 @@ struct Static {
   // to which no restricted fence applies), so a condition on X is one on both ends.
   struct RestrictKey {
     Rel from, rel, acq;
+    Rel relPat, acqPat, barRel, barAcq;  // the patterns with the fences that apply (withPatterns)
   };
   Rel FRelU, FAcqU;
   std::vector<RestrictKey> restrictKeys;
@@ -157,6 +158,13 @@ void withPatterns(Static<Rel>& s) {
   s.acqPat = unionOf(acquirePatterns(s));
   s.barRel = unionOf(barrierReleases(s));
   s.barAcq = unionOf(barrierAcquires(s));
+  for (auto& key : s.restrictKeys) {
+    const Rel fRel = s.FRelU | key.rel, fAcq = s.FAcqU | key.acq;
+    key.relPat = unionOf(releasePatterns(s, fRel));
+    key.acqPat = unionOf(acquirePatterns(s, fAcq));
+    key.barRel = unionOf(barrierReleases(s, fRel));
+    key.barAcq = unionOf(barrierAcquires(s, fAcq));
+  }
 }
 
 // For evaluating fixed points: whether r is known to be empty, and the part of r beyond what
@@ -187,14 +195,19 @@ struct Causal {
   Rel bc, ppbc;
 };
 
-// §8.9.5 base causality and proxy-preserved base causality over synchronizes-with sw.
+// §8.9.5 base causality and proxy-preserved base causality over synchronizes-with sw. With
+// `rows` ([S]), only S's rows of the result are wanted (derive() keeps, of each group of events
+// under restricted fences, the group's rows). A row of bc and ppbc reads, past the closure, only
+// bc's rows of itself and of the proxy fences its chains pass, so the other rows are dropped
+// before the dear steps (not across a grid boundary, which reads any row).
 template <class Rel>
-Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw) {
+Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw, const Rel* rows = nullptr) {
   // An asynchronous operation comes after the issuing thread's earlier operations, but nothing
   // reaches beyond it that way: its completion does not carry the thread's history (§8.9.1.1,
   // D30). A completed grid is before the launches and griddepcontrol.waits that wait for it
   // (D37-D39).
-  const Rel bc0 = closeOver(s, s.grids ? sw | s.grid : sw);
+  const Rel closed = closeOver(s, s.grids ? sw | s.grid : sw);
+  const Rel bc0 = rows && !s.grids ? (*rows | s.PF) * closed : closed;
   const Rel bc = s.async ? bc0 | s.poAsync | (bc0 * s.poAsync) : bc0;
   // §8.9.5 proxy-preserved base causality: as is through one view, or on one location through a
   // chain of proxy fences along base causality, each fence turning one view into the next
@@ -260,7 +273,8 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
     // restricted fences that apply to X, one key of events at a time.
     for (size_t k = 0; k < s.restrictKeys.size(); ++k) {
       const auto& key = s.restrictKeys[k];
-      const Causal<Rel> ck = baseCausality(s, synchronizesWith(s, obs, sc, bar, s.FRelU | key.rel, s.FAcqU | key.acq));
+      const Causal<Rel> ck =
+          baseCausality(s, synchronizesWith(s, obs, sc, bar, key.relPat, key.acqPat, key.barRel, key.barAcq), &key.from);
       if (k == 0) {
         c = {key.from * ck.bc, key.from * ck.ppbc};
       } else {

@@ -281,7 +281,9 @@ void addRestrictions(const std::vector<Event>& ev, Static<BitRel>& s) {
       rel[fences[i]] = applies[i] && s.FRel.get(fences[i], fences[i]);
       acq[fences[i]] = applies[i] && s.FAcq.get(fences[i], fences[i]);
     }
-    s.restrictKeys[k] = {BitRel::diag(n, from[k]), BitRel::diag(n, rel), BitRel::diag(n, acq)};
+    s.restrictKeys[k].from = BitRel::diag(n, from[k]);
+    s.restrictKeys[k].rel = BitRel::diag(n, rel);
+    s.restrictKeys[k].acq = BitRel::diag(n, acq);
   }
 }
 
