@@ -279,7 +279,9 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
 // first constraint reported false. Cheap axioms come first so that the explicit engine fails fast.
 //
 // Each constraint is built from named parts (model/axioms.h): the names label the edges of an
-// explanation, and the relation the constraint decides is built from those same parts.
+// explanation, and the relation the constraint decides is built from those same parts. Its text
+// (explanations, docs/model.md) is this code evaluated over model::Formula (model/formula.h).
+// One line an axiom, after the section it encodes.
 //
 // Monotonicity, which the explicit engine's pruning relies on (docs/model.md, "Pruning and
 // explanations"): every relation here and in derive() is built from rf, co, sc and bar with
@@ -298,44 +300,19 @@ template <class Rel, class Check>
 bool axioms(const Static<Rel>& s, const Choice<Rel>& x, const Derived<Rel>& d, Check&& check) {
   auto decide = [&](Axiom a, auto&& build) { return !wants(check, a) || check(a, build()); };
   // §8.9.7 communication order: from-reads completes rf and co
-  const Rel fr = inv(x.rf) * x.co;
-
-  // §8.10.5 Sequential consistency per location: acyclic((ms & com) | po_loc), com = rf | co | fr
-  if (!decide(Axiom::ScPerLocation, [&] {
-        return acyclic("(ms & (rf | co | fr)) | po_loc",
-                       either(part("po", s.po_loc), part("rf", s.ms & x.rf), part("co", s.ms & x.co),
-                              part("fr", s.ms & fr)));
-      }))
-    return false;
-  // §8.10.4 No thin air; under D38's `gates`, a dependent grid's events come after the reads its
-  // start depended on
-  if (!decide(Axiom::NoThinAir, [&] {
-        return s.gated ? acyclic("rf | dep | gate", either(part("rf", x.rf), part("dep", s.dep), part("gate", s.gate)))
-                       : acyclic("rf | dep", either(part("rf", x.rf), part("dep", s.dep)));
-      }))
-    return false;
+  const Rel fr = let("fr", inv(x.rf) * x.co);
+  // §8.10.5 Sequential consistency per location (com = rf | co | fr)
+  if (!decide(Axiom::ScPerLocation, [&] { return acyclic(either(part("po", s.po_loc), part("rf", s.ms & x.rf), part("co", s.ms & x.co), part("fr", s.ms & fr))); })) return false;
+  // §8.10.4 No thin air (D38 `gates`: a dependent grid's events come after the reads its start depended on)
+  if (!decide(Axiom::NoThinAir, [&] { return acyclic(s.gated ? either(part("rf", x.rf), part("dep", s.dep), part("gate", s.gate)) : either(part("rf", x.rf), part("dep", s.dep))); })) return false;
   // §8.10.3 Atomicity (of read-modify-writes against morally strong writes)
-  if (!decide(Axiom::Atomicity, [&] {
-        return empty("((ms & fr) ; (ms & co)) & rmw", seq(only("fr", s.ms & fr), only("co", s.ms & x.co)),
-                     only("rmw", s.rmw));
-      }))
-    return false;
+  if (!decide(Axiom::Atomicity, [&] { return empty(seq(only("fr", s.ms & fr), only("co", s.ms & x.co)), only("rmw", s.rmw)); })) return false;
   // §8.10.1 Coherence: causality between writes of one location is in coherence order
-  if (!decide(Axiom::Coherence, [&] {
-        return subset("[W] ; cause ; [W] & loc must be in co",
-                      seq(filter("[W]", s.W), only("cause", d.cause), filter("[W]", s.W)),
-                      filter("loc", s.loc), part("co", x.co));
-      }))
-    return false;
+  if (!decide(Axiom::Coherence, [&] { return subset(seq(filter("[W]", s.W), only("cause", d.cause), filter("[W]", s.W)), filter("loc", s.loc), part("co", x.co)); })) return false;
   // §8.10.6 Causality
-  if (!decide(Axiom::Causality, [&] {
-        return irreflexive("(rf | fr) ; cause", either(part("rf", x.rf), part("fr", fr)), only("cause", d.cause));
-      }))
-    return false;
+  if (!decide(Axiom::Causality, [&] { return irreflexive(either(part("rf", x.rf), part("fr", fr)), only("cause", d.cause)); })) return false;
   // §8.10.2 Fence-SC (causality between fences is base causality: they are not memory operations)
-  if (!decide(Axiom::FenceSc, [&] { return irreflexive("sc ; bc", only("sc", x.sc), only("bc", d.bc)); }))
-    return false;
-  return true;
+  return decide(Axiom::FenceSc, [&] { return irreflexive(only("sc", x.sc), only("bc", d.bc)); });
 }
 
 template <class Rel, class Check>
