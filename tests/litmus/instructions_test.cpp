@@ -100,3 +100,11 @@ TEST_CASE("instruction table: classifications by model event") {
   CHECK(isFence(parse("fence.proxy.alias")));
   CHECK(!isFence(parse("bar.sync 0")));
 }
+
+TEST_CASE("instruction table: the PTX ISA version an instruction's opcode needs") {
+  CHECK(ptxVersion(parse("ld.u32 r, [x]")) == 0);
+  CHECK(ptxVersion(parse("elect.sync r|p, 0xffffffff")) == 80);
+  CHECK(ptxVersion(parse("cp.async.bulk.commit_group")) == 80);
+  CHECK(ptxVersion(parse("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [x], 1, [m]")) == 81);
+  CHECK(ptxVersion(parse("tensormap.replace.tile.global_address.global.b1024.b64 [tm], B")) == 83);
+}
