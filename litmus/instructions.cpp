@@ -107,6 +107,7 @@ static_assert(inOrder(kWarpOps) && kWarpOps.back().op == WarpOp::Xor);
 }  // namespace
 
 const OpcodeInfo& opcodeInfo(Opcode op) { return kOpcodes[static_cast<size_t>(op)]; }
+std::span<const OpcodeInfo> opcodeTable() { return kOpcodes; }
 const AsyncOpInfo& asyncOpInfo(AsyncOp op) { return kAsyncOps[static_cast<size_t>(op)]; }
 const WarpOpInfo& warpOpInfo(WarpOp op) { return kWarpOps[static_cast<size_t>(op)]; }
 

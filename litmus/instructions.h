@@ -5,6 +5,7 @@
 // adding an enumerator in any position changes nothing else.
 #pragma once
 
+#include <span>
 #include <string_view>
 
 #include "litmus/test.h"
@@ -51,6 +52,8 @@ struct OpcodeInfo {
 };
 
 const OpcodeInfo& opcodeInfo(Opcode);
+// Every row, one per opcode (for code that walks the table, rather than the enum's range).
+std::span<const OpcodeInfo> opcodeTable();
 
 // The families of asynchronous operations (Opcode::Async).
 enum class AsyncFamily {
