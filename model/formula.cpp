@@ -79,6 +79,26 @@ std::string Formula::definition() const {
   return d.str();
 }
 
+void Formula::collect(std::vector<std::string>& out, std::vector<const Node*>& seen) const {
+  if (!n_) return;
+  for (const Formula& a : n_->args) a.collect(out, seen);
+  if (!n_->def) return;
+  for (const Node* p : seen)
+    if (p == n_.get()) return;
+  seen.push_back(n_.get());
+  Formula d;
+  d.n_ = n_->def;
+  d.collect(out, seen);
+  out.push_back(n_->name + " = " + d.str());
+}
+
+std::vector<std::string> Formula::definitions() const {
+  std::vector<std::string> out;
+  std::vector<const Node*> seen;
+  collect(out, seen);
+  return out;
+}
+
 AxiomText printConstraint(const Constraint<Formula>& c) {
   const std::string r = c.r.str();
   switch (c.shape) {
@@ -110,6 +130,24 @@ Static<Formula> namedStatic(bool gated) {
 }
 
 }  // namespace
+
+std::vector<std::string> modelDefinitions() {
+  const Static<Formula> s = namedStatic(false);
+  std::vector<std::string> out = {"relPat = " + unionOf(releasePatterns(s)).str(),
+                                  "acqPat = " + unionOf(acquirePatterns(s)).str(),
+                                  "barRel = " + unionOf(barrierReleases(s)).str(),
+                                  "barAcq = " + unionOf(barrierAcquires(s)).str()};
+  const Choice<Formula> x{Formula::atom("rf"), Formula::atom("co"), Formula::atom("sc"), Formula::atom("bar")};
+  const Derived<Formula> d = derive(s, x.rf, x.sc, x.bar);
+  for (std::string& line : d.cause.definitions()) out.push_back(std::move(line));
+  axioms(s, x, d, [&](Axiom a, const Constraint<Formula>& c) {
+    if (a == Axiom::ScPerLocation)
+      for (std::string& line : c.r.definitions())
+        if (line.rfind("fr = ", 0) == 0) out.push_back(std::move(line));
+    return true;
+  });
+  return out;
+}
 
 AxiomText axiomText(Axiom a, bool gated) {
   const Static<Formula> s = namedStatic(gated);

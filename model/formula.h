@@ -36,6 +36,9 @@ class Formula {
   std::string str() const;
   // A let-bound relation's definition (`inv(rf) ; co` for fr); empty otherwise.
   std::string definition() const;
+  // `name = definition` for each let-bound relation this one is built from, itself included,
+  // each after those its definition uses.
+  std::vector<std::string> definitions() const;
 
  private:
   enum class Op { Atom, Set, Union, Inter, Seq, Diff, Inv, Plus, Star };
@@ -44,6 +47,7 @@ class Formula {
   static Formula make(Op op, std::string name, std::vector<Formula> args);
   static Formula binary(Op op, const Formula& a, const Formula& b);
   std::string operand(Op parent) const;
+  void collect(std::vector<std::string>& out, std::vector<const Node*>& seen) const;
 };
 
 // An axiom's text, printed from its constraint evaluated over Formula: `relation` is what the
@@ -54,6 +58,12 @@ struct AxiomText {
   std::string formula;
 };
 AxiomText printConstraint(const Constraint<Formula>& c);
+
+// The derived relations of ptx_model.h as it writes them, one `name = definition` each: the
+// patterns of §8.8 and barriers (relPat, acqPat, barRel, barAcq), then what derive() and axioms()
+// name (obs, sw, bc, ppbc, cause, fr), for a test without restricted fences, asynchronous
+// operations, grids or proxy-fence chains (whose lines docs/model.md describes in words).
+std::vector<std::string> modelDefinitions();
 
 // The text of axiom `a` of ptx_model.h's axioms(). `gated`: the model's No-thin-air under D38's
 // gates (model::Static::gated), whose relation has the part `gate`.

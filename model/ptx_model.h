@@ -195,7 +195,7 @@ Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw) {
   // D30). A completed grid is before the launches and griddepcontrol.waits that wait for it
   // (D37-D39).
   const Rel bc0 = closeOver(s, s.grids ? sw | s.grid : sw);
-  const Rel bc = s.async ? bc0 | s.poAsync | (bc0 * s.poAsync) : bc0;
+  const Rel bc = let("bc", s.async ? bc0 | s.poAsync | (bc0 * s.poAsync) : bc0);
   // §8.9.5 proxy-preserved base causality: as is through one view, or on one location through a
   // chain of proxy fences along base causality, each fence turning one view into the next
   // (clause 3 for aliases; D2, D27). reach[v]: X -> X, or -> a fence after which X is seen via v.
@@ -238,7 +238,7 @@ Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw) {
   // A grid's memory operations are performed and visible when it completes (§9.7.13.13), to
   // every proxy: base causality through a grid boundary is proxy-preserved (D39).
   if (s.grids && s.gridAllProxies) ppbc = ppbc | (((s.grid | bc * s.grid) * bc) & s.loc);
-  return {bc, ppbc};
+  return {bc, let("ppbc", std::move(ppbc))};
 }
 
 // The orders of §8.9 that do not depend on coherence order: observation order, synchronizes-with,
@@ -248,9 +248,9 @@ template <class Rel>
 Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Rel& bar) {
   // §8.9.2 observation order: morally strong rf, continued through atomic RMWs
   const Rel msrf = s.ms & rf;
-  const Rel obs = msrf * star(s.rmw * msrf);
+  const Rel obs = let("obs", msrf * star(s.rmw * msrf));
   // §8.9.4 synchronizes-with, every fence counted (what explanations name)
-  Rel sw = synchronizesWith(s, obs, sc, bar, s.relPat, s.acqPat, s.barRel, s.barAcq);
+  Rel sw = let("sw", synchronizesWith(s, obs, sc, bar, s.relPat, s.acqPat, s.barRel, s.barAcq));
   Causal<Rel> c;
   if (!s.restricted) {
     c = baseCausality(s, sw);
@@ -270,7 +270,7 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
     }
   }
   // §8.9.5 causality order
-  const Rel cause = c.ppbc | (obs * c.ppbc);
+  const Rel cause = let("cause", c.ppbc | (obs * c.ppbc));
   return Derived<Rel>{obs, std::move(sw), c.bc, cause};
 }
 

@@ -82,3 +82,15 @@ TEST_CASE("formula: every axiom of the model is the line docs/model.md shows, wi
   CHECK(gated == "acyclic(rf | dep | gate)");
   CHECK(docs.find("`" + gated + "`") != std::string::npos);
 }
+
+// The derived relations too: each `name = definition` the model's code prints is in
+// docs/model.md's table, in code.
+TEST_CASE("formula: every derived relation of the model is the line docs/model.md shows") {
+  const std::string docs = readDocs();
+  const std::vector<std::string> lines = model::modelDefinitions();
+  CHECK(lines.size() >= 10);
+  for (const std::string& line : lines) {
+    CAPTURE(line);
+    CHECK(docs.find(cell(line)) != std::string::npos);
+  }
+}
