@@ -1,5 +1,6 @@
 #include "checker/explain.h"
 #include "checker/engine_common.h"
+#include "model/formula.h"
 
 #include <optional>
 #include <sstream>
@@ -260,7 +261,7 @@ Violation explainViolation(const litmus::Test& test, const Options& opt, Executi
   const Evaluated m = evaluate(x);
   for (Step& st : steps)
     if (st.relation == "cause" || st.relation == "bc") st.detail = causeSteps(m, st.from, st.to);
-  return Violation{std::move(x), axiom, std::string(c.text), std::move(steps)};
+  return Violation{std::move(x), axiom, model::axiomText(axiom, m.s.gated).relation, std::move(steps)};
 }
 
 EventText eventText(const litmus::Test& test, const Execution& x, int event) {

@@ -63,14 +63,10 @@ std::string minimumVersion(const Test& test) {
       if (in.op == Opcode::FenceProxy && (in.proxyKind == litmus::FenceProxyKind::AsyncGenericRelease ||
                                           in.proxyKind == litmus::FenceProxyKind::AsyncGenericAcquire))
         need(86);
-      if (in.op == Opcode::Async) {  // ptxas: cp.async.bulk 8.0, st.async and red.async 8.1
-        using litmus::AsyncOp;
-        need(in.asyncOp == AsyncOp::Store || in.asyncOp == AsyncOp::Reduce ? 81 : 80);
-        if (in.asyncOp == AsyncOp::Copy && in.space == litmus::Space::SharedCta) need(86);
-        if (in.asyncOp == AsyncOp::TensormapReplace || in.asyncOp == AsyncOp::TensormapCp) need(83);
-      }
+      need(litmus::ptxVersion(in));  // the instruction table: elect.sync, cp.async.bulk, st.async ...
+      if (in.op == Opcode::Async && in.asyncOp == litmus::AsyncOp::Copy && in.space == litmus::Space::SharedCta)
+        need(86);
       if (in.vec > 1) need(81);
-      if (in.op == Opcode::Elect) need(80);
       if (in.sem == litmus::Sem::Mmio) need(82);
       if (in.type == litmus::Type::B128) need(83);
     }

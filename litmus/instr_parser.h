@@ -77,6 +77,9 @@ class InstrParser {
   InstrParser(std::string_view text, const SourceLoc& loc, Dialect d)
       : text_(text), loc_(loc), dialect_(d) {}
   Instr parse();
+  // The first words the parser dispatches on (the instruction table's syntax column lists each
+  // under its opcode; tests/litmus/instructions_test.cpp checks the two lists are the same).
+  static std::vector<std::string_view> mnemonics();
 
  private:
   [[noreturn]] void fail(int off, const std::string& msg) const { throw Error(at(off), msg); }

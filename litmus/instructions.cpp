@@ -2,6 +2,7 @@
 // index; the static_asserts below keep them there.
 #include "litmus/instructions.h"
 
+#include <algorithm>
 #include <array>
 
 namespace litmus {
@@ -16,60 +17,60 @@ constexpr std::string_view kSetMaxNRegRefusal =
     "the harness's own register use decides whether it blocks forever or corrupts registers";
 
 constexpr std::array<OpcodeInfo, 27> kOpcodes = {{
-    // op, name, syntax, event, untyped immediates, warp collective, runner refusal
-    {Opcode::Ld, "ld", "ld tld suld cold", E::Read, false, false, ""},
-    {Opcode::St, "st", "st sust", E::Write, false, false, ""},
-    {Opcode::Atom, "atom", "atom", E::Rmw, false, false, ""},
-    {Opcode::Red, "red", "red", E::Rmw, false, false, ""},
-    {Opcode::Fence, "fence", "fence membar", E::Fence, false, false, ""},
-    {Opcode::FenceProxy, "fence.proxy", "fence", E::ProxyFence, false, false, ""},
-    {Opcode::Bar, "bar", "bar barrier", E::Barrier, true, false, ""},
-    {Opcode::Mbarrier, "mbarrier", "mbarrier", E::Mbarrier, true, false, ""},
-    {Opcode::Async, "async", "cp st red tensormap wgmma", E::Async, true, false, ""},
-    {Opcode::Mapa, "mapa", "mapa", E::None, true, false, ""},
-    {Opcode::GetCtaRank, "getctarank", "getctarank", E::None, false, false, ""},
-    {Opcode::Elect, "elect.sync", "elect", E::Collective, true, true, ""},
-    {Opcode::Mov, "mov", "mov ld", E::None, false, false, ""},
-    {Opcode::Arith, "arith", "", E::None, false, false, ""},
-    {Opcode::Setp, "setp", "setp", E::None, false, false, ""},
-    {Opcode::Selp, "selp", "selp", E::None, false, false, ""},
-    {Opcode::Bra, "bra", "bra goto", E::None, false, false, ""},
-    {Opcode::Label, "label", "", E::None, false, false, ""},
-    {Opcode::Nop, "nop", "", E::None, false, false, ""},
-    {Opcode::SetMaxNReg, "setmaxnreg", "setmaxnreg", E::None, false, false, kSetMaxNRegRefusal},
-    {Opcode::Cvta, "cvta", "cvta mov", E::None, false, false, ""},
-    {Opcode::Exit, "exit", "exit ret", E::None, false, false, ""},
-    {Opcode::Nanosleep, "nanosleep", "nanosleep", E::None, false, false, ""},
-    {Opcode::CreatePolicy, "createpolicy", "createpolicy", E::None, false, false, ""},
-    {Opcode::Clc, "clusterlaunchcontrol", "clusterlaunchcontrol", E::Cancel, false, false, ""},
-    {Opcode::Warp, "warp", "vote match activemask redux", E::Collective, false, true, ""},
-    {Opcode::GridDep, "griddepcontrol", "griddepcontrol", E::GridWait, false, false, ""},
+    // op, name, syntax, event, untyped immediates, warp collective, runner refusal, PTX ISA
+    {Opcode::Ld, "ld", "ld tld suld cold", E::Read, false, false, "", 0},
+    {Opcode::St, "st", "st sust", E::Write, false, false, "", 0},
+    {Opcode::Atom, "atom", "atom", E::Rmw, false, false, "", 0},
+    {Opcode::Red, "red", "red", E::Rmw, false, false, "", 0},
+    {Opcode::Fence, "fence", "fence membar", E::Fence, false, false, "", 0},
+    {Opcode::FenceProxy, "fence.proxy", "fence", E::ProxyFence, false, false, "", 0},
+    {Opcode::Bar, "bar", "bar barrier", E::Barrier, true, false, "", 0},
+    {Opcode::Mbarrier, "mbarrier", "mbarrier", E::Mbarrier, true, false, "", 0},
+    {Opcode::Async, "async", "cp st red tensormap wgmma", E::Async, true, false, "", 80},
+    {Opcode::Mapa, "mapa", "mapa", E::None, true, false, "", 0},
+    {Opcode::GetCtaRank, "getctarank", "getctarank", E::None, false, false, "", 0},
+    {Opcode::Elect, "elect.sync", "elect", E::Collective, true, true, "", 80},
+    {Opcode::Mov, "mov", "mov ld", E::None, false, false, "", 0},
+    {Opcode::Arith, "arith", "", E::None, false, false, "", 0},
+    {Opcode::Setp, "setp", "setp", E::None, false, false, "", 0},
+    {Opcode::Selp, "selp", "selp", E::None, false, false, "", 0},
+    {Opcode::Bra, "bra", "bra goto", E::None, false, false, "", 0},
+    {Opcode::Label, "label", "", E::None, false, false, "", 0},
+    {Opcode::Nop, "nop", "", E::None, false, false, "", 0},
+    {Opcode::SetMaxNReg, "setmaxnreg", "setmaxnreg", E::None, false, false, kSetMaxNRegRefusal, 0},
+    {Opcode::Cvta, "cvta", "cvta mov", E::None, false, false, "", 0},
+    {Opcode::Exit, "exit", "exit ret", E::None, false, false, "", 0},
+    {Opcode::Nanosleep, "nanosleep", "nanosleep", E::None, false, false, "", 0},
+    {Opcode::CreatePolicy, "createpolicy", "createpolicy", E::None, false, false, "", 0},
+    {Opcode::Clc, "clusterlaunchcontrol", "clusterlaunchcontrol", E::Cancel, false, false, "", 0},
+    {Opcode::Warp, "warp", "vote match activemask redux", E::Collective, false, true, "", 0},
+    {Opcode::GridDep, "griddepcontrol", "griddepcontrol", E::GridWait, false, false, "", 0},
 }};
 
 using F = AsyncFamily;
 
 constexpr std::array<AsyncOpInfo, 21> kAsyncOps = {{
-    {AsyncOp::None, F::None, true},
-    {AsyncOp::Copy, F::Bulk, true},
-    {AsyncOp::Commit, F::Bulk, true},
-    {AsyncOp::Wait, F::Bulk, true},
-    {AsyncOp::Store, F::Bulk, false},
-    {AsyncOp::Reduce, F::Bulk, false},
-    {AsyncOp::TensormapCp, F::Tensor, true},
-    {AsyncOp::TensorLoad, F::Tensor, true},
-    {AsyncOp::TensorStore, F::Tensor, true},
-    {AsyncOp::TensormapReplace, F::Tensor, true},
-    {AsyncOp::CpCopyCa, F::CpAsync, true},
-    {AsyncOp::CpCopyCg, F::CpAsync, true},
-    {AsyncOp::CpCommit, F::CpAsync, true},
-    {AsyncOp::CpWait, F::CpAsync, true},
-    {AsyncOp::CpWaitAll, F::CpAsync, true},
-    {AsyncOp::CpArrive, F::CpAsync, true},
-    {AsyncOp::CpArriveNoinc, F::CpAsync, true},
-    {AsyncOp::WgmmaFence, F::Wgmma, true},
-    {AsyncOp::WgmmaMma, F::Wgmma, true},
-    {AsyncOp::WgmmaCommit, F::Wgmma, true},
-    {AsyncOp::WgmmaWait, F::Wgmma, true},
+    {AsyncOp::None, F::None, true, 0},
+    {AsyncOp::Copy, F::Bulk, true, 80},
+    {AsyncOp::Commit, F::Bulk, true, 80},
+    {AsyncOp::Wait, F::Bulk, true, 80},
+    {AsyncOp::Store, F::Bulk, false, 81},
+    {AsyncOp::Reduce, F::Bulk, false, 81},
+    {AsyncOp::TensormapCp, F::Tensor, true, 83},
+    {AsyncOp::TensorLoad, F::Tensor, true, 80},
+    {AsyncOp::TensorStore, F::Tensor, true, 80},
+    {AsyncOp::TensormapReplace, F::Tensor, true, 83},
+    {AsyncOp::CpCopyCa, F::CpAsync, true, 80},
+    {AsyncOp::CpCopyCg, F::CpAsync, true, 80},
+    {AsyncOp::CpCommit, F::CpAsync, true, 80},
+    {AsyncOp::CpWait, F::CpAsync, true, 80},
+    {AsyncOp::CpWaitAll, F::CpAsync, true, 80},
+    {AsyncOp::CpArrive, F::CpAsync, true, 80},
+    {AsyncOp::CpArriveNoinc, F::CpAsync, true, 80},
+    {AsyncOp::WgmmaFence, F::Wgmma, true, 80},
+    {AsyncOp::WgmmaMma, F::Wgmma, true, 80},
+    {AsyncOp::WgmmaCommit, F::Wgmma, true, 80},
+    {AsyncOp::WgmmaWait, F::Wgmma, true, 80},
 }};
 
 using S = WarpShape;
@@ -106,8 +107,14 @@ static_assert(inOrder(kWarpOps) && kWarpOps.back().op == WarpOp::Xor);
 }  // namespace
 
 const OpcodeInfo& opcodeInfo(Opcode op) { return kOpcodes[static_cast<size_t>(op)]; }
+std::span<const OpcodeInfo> opcodeTable() { return kOpcodes; }
 const AsyncOpInfo& asyncOpInfo(AsyncOp op) { return kAsyncOps[static_cast<size_t>(op)]; }
 const WarpOpInfo& warpOpInfo(WarpOp op) { return kWarpOps[static_cast<size_t>(op)]; }
+
+int ptxVersion(const Instr& in) {
+  const int op = opcodeInfo(in.op).ptx;
+  return in.op == Opcode::Async ? std::max(op, asyncOpInfo(in.asyncOp).ptx) : op;
+}
 
 bool untypedImmediates(const Instr& in) {
   return opcodeInfo(in.op).untypedImmediates &&

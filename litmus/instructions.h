@@ -5,6 +5,7 @@
 // adding an enumerator in any position changes nothing else.
 #pragma once
 
+#include <span>
 #include <string_view>
 
 #include "litmus/test.h"
@@ -44,9 +45,15 @@ struct OpcodeInfo {
   // Why the GPU runner refuses every instance of the opcode; empty: it generates code for it
   // (the plan's per-instance rules may still refuse one).
   std::string_view runnerRefusal;
+  // The PTX ISA version every instance needs, as 10 * major + minor (80: PTX 8.0); 0: none beyond
+  // the runner's base, 7.8. AsyncOpInfo refines it for Async; qualifiers may need more
+  // (gpu-runner/plan_rules.cpp).
+  int ptx;
 };
 
 const OpcodeInfo& opcodeInfo(Opcode);
+// Every row, one per opcode (for code that walks the table, rather than the enum's range).
+std::span<const OpcodeInfo> opcodeTable();
 
 // The families of asynchronous operations (Opcode::Async).
 enum class AsyncFamily {
@@ -61,9 +68,13 @@ struct AsyncOpInfo {
   AsyncOp op;
   AsyncFamily family;
   bool untypedImmediates;  // sizes, counts and masks; st.async and red.async store typed values
+  int ptx;                 // as OpcodeInfo::ptx
 };
 
 const AsyncOpInfo& asyncOpInfo(AsyncOp);
+// The PTX ISA version the instruction's opcode (and asynchronous operation) needs, from the
+// table: OpcodeInfo::ptx, AsyncOpInfo::ptx.
+int ptxVersion(const Instr&);
 // The instruction's immediates are plain numbers, not values of its type (OpcodeInfo and
 // AsyncOpInfo::untypedImmediates).
 bool untypedImmediates(const Instr&);

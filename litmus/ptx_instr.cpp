@@ -33,6 +33,12 @@ const InstrParser::Handler InstrParser::kHandlers[] = {
     {"activemask", &InstrParser::parseWarp}, {"redux", &InstrParser::parseWarp},
     {"wgmma", &InstrParser::parseWgmma}, {"setmaxnreg", &InstrParser::parseSetMaxNReg}};
 
+std::vector<std::string_view> InstrParser::mnemonics() {
+  std::vector<std::string_view> out;
+  for (const Handler& h : kHandlers) out.push_back(h.mnemonic);
+  return out;
+}
+
 Instr InstrParser::parse() {
   if (!split()) return in_;  // a label definition
   checkUnsupported();

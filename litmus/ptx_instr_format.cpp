@@ -405,6 +405,7 @@ std::string asyncMnemonic(const Instr& in) {
 }
 
 std::string mnemonic(const Instr& in) {
+  const std::string name(opcodeInfo(in.op).name);  // the mnemonic's first words (litmus/instructions.cpp)
   switch (in.op) {
     case Opcode::Ld:
     case Opcode::St: return accessMnemonic(in);
@@ -415,18 +416,17 @@ std::string mnemonic(const Instr& in) {
       const std::string restrict = in.restrict == FenceRestrict::SharedCta ? ".sync_restrict::shared::cta"
                                    : in.restrict == FenceRestrict::SharedCluster ? ".sync_restrict::shared::cluster"
                                                                                  : "";
-      return "fence" + (in.semExplicit || in.sem != Sem::AcqRel ? dot(toString(in.sem)) : "") +
+      return name + (in.semExplicit || in.sem != Sem::AcqRel ? dot(toString(in.sem)) : "") +
              restrict + dot(toString(in.scope));
     }
     case Opcode::FenceProxy: {
       const bool uni = isUniDirectional(in.proxyKind);
-      return "fence.proxy" + dot(toString(in.proxyKind)) + (uni ? dot(toString(in.scope)) : "");
+      return name + dot(toString(in.proxyKind)) + (uni ? dot(toString(in.scope)) : "");
     }
     case Opcode::Async: return asyncMnemonic(in);
-    case Opcode::Mapa: return "mapa" + (in.space != Space::Generic ? dot(toString(in.space)) : "");
-    case Opcode::GetCtaRank:
-      return "getctarank" + (in.space != Space::Generic ? dot(toString(in.space)) : "");
-    case Opcode::Elect: return std::string(opcodeInfo(in.op).name);
+    case Opcode::Mapa:
+    case Opcode::GetCtaRank: return name + (in.space != Space::Generic ? dot(toString(in.space)) : "");
+    case Opcode::Elect: return name;
     case Opcode::Warp: return warpMnemonic(in);
     case Opcode::Bar:
       if (in.barOp == BarOp::ClusterArrive || in.barOp == BarOp::ClusterWait) {
@@ -437,7 +437,7 @@ std::string mnemonic(const Instr& in) {
       // bar.red carries its type in the operation name (red.popc.u32, red.and.pred)
       return std::string("bar") + (in.scopeExplicit ? ".cta" : "") + dot(toString(in.barOp));
     case Opcode::Mbarrier: {
-      std::string out = std::string("mbarrier.") + toString(in.mbarOp);
+      std::string out = name + dot(toString(in.mbarOp));
       if (in.expectTx) out += ".expect_tx";
       if (in.noComplete) out += ".noComplete";
       if (in.parity) out += ".parity";
@@ -446,12 +446,12 @@ std::string mnemonic(const Instr& in) {
       if (in.space != Space::Generic) out += dot(toString(in.space));
       return out;
     }
-    case Opcode::Mov: return std::string(opcodeInfo(in.op).name);
+    case Opcode::Mov: return name;
     case Opcode::Arith: return toString(in.arith);
-    case Opcode::Setp: return "setp" + dot(toString(in.cmp));
-    case Opcode::Selp: return std::string(opcodeInfo(in.op).name);
+    case Opcode::Setp: return name + dot(toString(in.cmp));
+    case Opcode::Selp: return name;
     case Opcode::Bra:
-      return in.cmp == CmpOp::None ? "bra" : std::string("b").append(toString(in.cmp));
+      return in.cmp == CmpOp::None ? name : std::string("b").append(toString(in.cmp));
     case Opcode::SetMaxNReg: return cpAsyncMnemonic(in);  // ptx_instr_cpasync.cpp
     case Opcode::Nop: break;
     case Opcode::GridDep:

@@ -105,11 +105,10 @@ struct Factor {
 
 // A constraint on the relation path[0] ; path[1] ; ... ; path[k-1] (intersected with `within`
 // when it has parts), held as `r`. Subset: r must be included in `sup`, which the model calls
-// `supName`. `text` is how the model writes the relation, for messages.
+// `supName`. Its text is printed from the constraint itself (model/formula.h), not written beside it.
 template <class Rel>
 struct Constraint {
   Shape shape;
-  std::string_view text;
   Path<Rel> path;
   Factor<Rel> within;
   Rel r;
@@ -132,6 +131,13 @@ template <class Rel> void intersectInto(Rel& into, const Rel& r) {
   else into = into & r;
 }
 }  // namespace detail
+
+// A relation the model names after its definition (herd's `let`, as fr = inv(rf) ; co): the
+// relation itself, except over model::Formula, which prints it by its name.
+template <class Rel> Rel let(std::string_view name, Rel r) {
+  if constexpr (requires { Rel::let(name, std::move(r)); }) return Rel::let(name, std::move(r));
+  else return r;
+}
 
 // A factor that is the union of its parts.
 // A factor of one part reads that part's relation (the parts' storage does not move when the
@@ -172,32 +178,30 @@ Path<Rel> seq(Factor<Rel> first, Fs... more) {
 namespace detail {
 
 template <class Rel>
-Constraint<Rel> make(Shape shape, std::string_view text, Path<Rel> path,
-                     Factor<Rel> within = {}) {
+Constraint<Rel> make(Shape shape, Path<Rel> path, Factor<Rel> within = {}) {
   Rel r = *path.front().r;
   for (size_t i = 1; i < path.size(); ++i) r = r * *path[i].r;
   if (!within.parts.empty()) intersectInto(r, *within.r);
-  return Constraint<Rel>{shape, text, std::move(path), std::move(within), std::move(r), {}, {}};
+  return Constraint<Rel>{shape, std::move(path), std::move(within), std::move(r), {}, {}};
 }
 }  // namespace detail
 
-template <class Rel> Constraint<Rel> acyclic(std::string_view text, Factor<Rel> f) {
-  return detail::make(Shape::Acyclic, text, seq(std::move(f)));
+template <class Rel> Constraint<Rel> acyclic(Factor<Rel> f) {
+  return detail::make(Shape::Acyclic, seq(std::move(f)));
 }
 // irreflexive(a ; b)
-template <class Rel> Constraint<Rel> irreflexive(std::string_view text, Factor<Rel> a, Factor<Rel> b) {
-  return detail::make(Shape::Irreflexive, text, seq(std::move(a), std::move(b)));
+template <class Rel> Constraint<Rel> irreflexive(Factor<Rel> a, Factor<Rel> b) {
+  return detail::make(Shape::Irreflexive, seq(std::move(a), std::move(b)));
 }
 // empty((path[0] ; ...) & within)
 template <class Rel>
-Constraint<Rel> empty(std::string_view text, Path<Rel> path, Factor<Rel> within) {
-  return detail::make(Shape::Empty, text, std::move(path), std::move(within));
+Constraint<Rel> empty(Path<Rel> path, Factor<Rel> within) {
+  return detail::make(Shape::Empty, std::move(path), std::move(within));
 }
 // subset((path[0] ; ...) & within, sup)
 template <class Rel>
-Constraint<Rel> subset(std::string_view text, Path<Rel> path, Factor<Rel> within,
-                       Part<Rel> sup) {
-  Constraint<Rel> c = detail::make(Shape::Subset, text, std::move(path), std::move(within));
+Constraint<Rel> subset(Path<Rel> path, Factor<Rel> within, Part<Rel> sup) {
+  Constraint<Rel> c = detail::make(Shape::Subset, std::move(path), std::move(within));
   c.sup = std::move(sup.r);  // borrowed or owned, as the part was
   c.supName = sup.name;
   return c;

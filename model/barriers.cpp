@@ -97,9 +97,10 @@ bool ordered(const std::vector<Event>& ev, const BitRel& bar) {
   return acyclic(r);
 }
 
-// Layout of a warp key: kind (4 bits) | signature (12) | warp (16) | mask (32). The kinds Warp
-// and Collective put a nonzero top nibble, which the Cta and Cluster keys of barrierKey never do.
-constexpr int kKindShift = 60, kSigShift = 48, kWarpShift = 32;
+// Layout of a warp key: tag (4 bits) | signature (12) | warp (16) | mask (32). The tag says the
+// kind, whatever BarrierKind's order: a nonzero top nibble, which barrierKey's keys never have.
+constexpr int kTagShift = 60, kSigShift = 48, kWarpShift = 32;
+constexpr int64_t kWarpTag = 2, kCollectiveTag = 3;
 
 }  // namespace
 
@@ -119,13 +120,12 @@ BarrierName barrierName(int64_t key) {
 }
 
 int64_t warpKey(BarrierKind kind, int signature, int warp, uint32_t mask) {
-  return int64_t{static_cast<uint8_t>(kind)} << kKindShift | int64_t{signature} << kSigShift |
+  const int64_t tag = kind == BarrierKind::Collective ? kCollectiveTag : kWarpTag;
+  return tag << kTagShift | int64_t{signature} << kSigShift |
          int64_t{warp} << kWarpShift | mask;
 }
-bool isWarpKey(int64_t key) { return key > 0 && (key >> kKindShift) >= 2; }
-bool isCollectiveKey(int64_t key) {
-  return key > 0 && (key >> kKindShift) == static_cast<int>(BarrierKind::Collective);
-}
+bool isWarpKey(int64_t key) { return key > 0 && ((key >> kTagShift) == kWarpTag || (key >> kTagShift) == kCollectiveTag); }
+bool isCollectiveKey(int64_t key) { return key > 0 && (key >> kTagShift) == kCollectiveTag; }
 uint32_t warpKeyMask(int64_t key) { return static_cast<uint32_t>(key); }
 int warpKeyWarp(int64_t key) { return static_cast<int>(key >> kWarpShift & 0xffff); }
 

@@ -208,7 +208,7 @@ Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw, const Rel* rows =
   // (D37-D39).
   const Rel closed = closeOver(s, s.grids ? sw | s.grid : sw);
   const Rel bc0 = rows && !s.grids ? (*rows | s.PF) * closed : closed;
-  const Rel bc = s.async ? bc0 | s.poAsync | (bc0 * s.poAsync) : bc0;
+  const Rel bc = let("bc", s.async ? bc0 | s.poAsync | (bc0 * s.poAsync) : bc0);
   // §8.9.5 proxy-preserved base causality: as is through one view, or on one location through a
   // chain of proxy fences along base causality, each fence turning one view into the next
   // (clause 3 for aliases; D2, D27). reach[v]: X -> X, or -> a fence after which X is seen via v.
@@ -251,7 +251,7 @@ Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw, const Rel* rows =
   // A grid's memory operations are performed and visible when it completes (§9.7.13.13), to
   // every proxy: base causality through a grid boundary is proxy-preserved (D39).
   if (s.grids && s.gridAllProxies) ppbc = ppbc | (((s.grid | bc * s.grid) * bc) & s.loc);
-  return {bc, ppbc};
+  return {bc, let("ppbc", std::move(ppbc))};
 }
 
 // The orders of §8.9 that do not depend on coherence order: observation order, synchronizes-with,
@@ -261,9 +261,9 @@ template <class Rel>
 Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Rel& bar) {
   // §8.9.2 observation order: morally strong rf, continued through atomic RMWs
   const Rel msrf = s.ms & rf;
-  const Rel obs = msrf * star(s.rmw * msrf);
+  const Rel obs = let("obs", msrf * star(s.rmw * msrf));
   // §8.9.4 synchronizes-with, every fence counted (what explanations name)
-  Rel sw = synchronizesWith(s, obs, sc, bar, s.relPat, s.acqPat, s.barRel, s.barAcq);
+  Rel sw = let("sw", synchronizesWith(s, obs, sc, bar, s.relPat, s.acqPat, s.barRel, s.barAcq));
   Causal<Rel> c;
   if (!s.restricted) {
     c = baseCausality(s, sw);
@@ -284,22 +284,10 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
     }
   }
   // §8.9.5 causality order
-  const Rel cause = c.ppbc | (obs * c.ppbc);
+  const Rel cause = let("cause", c.ppbc | (obs * c.ppbc));
   return Derived<Rel>{obs, std::move(sw), c.bc, cause};
 }
 
-// The six axioms of §8.10 on one candidate execution. `check(axiom, constraint)` decides whether
-// the constraint holds (explicit engine) or records it (symbolic engine); evaluation stops at the
-// first constraint reported false. Cheap axioms come first so that the explicit engine fails fast.
-//
-// Each constraint is built from named parts (model/axioms.h): the names label the edges of an
-// explanation, and the relation the constraint decides is built from those same parts.
-//
-// Monotonicity, which the explicit engine's pruning relies on (docs/model.md, "Pruning and
-// explanations"): every relation here and in derive() is built from rf, co, sc and bar with
-// union, intersection, composition, converse and closures only, never with difference or
-// complement of a chosen relation. So each grows (weakly) as the choice grows, and an acyclic,
-// irreflexive or empty constraint that fails on part of an execution fails on all of it. Keep it so.
 // A check may skip axioms it already knows the answer to (`check.wants(axiom)`, e.g. the
 // explicit engine's case analysis on co, which changes only co): a skipped constraint is not
 // even built. A check without `wants` is asked about every axiom.
@@ -308,48 +296,37 @@ template <class Check> bool wants(const Check& check, Axiom a) {
   else return true;
 }
 
+// The six axioms of §8.10 on one candidate execution. `check(axiom, constraint)` decides whether
+// the constraint holds (explicit engine) or records it (symbolic engine); evaluation stops at the
+// first constraint reported false. Cheap axioms come first so that the explicit engine fails fast.
+//
+// Each constraint is built from named parts (model/axioms.h): the names label the edges of an
+// explanation, and the relation the constraint decides is built from those same parts. Its text
+// (explanations, docs/model.md) is this code evaluated over model::Formula (model/formula.h).
+// One line an axiom, after the section it encodes.
+//
+// Monotonicity, which the explicit engine's pruning relies on (docs/model.md, "Pruning and
+// explanations"): every relation here and in derive() is built from rf, co, sc and bar with
+// union, intersection, composition, converse and closures only, never with difference or
+// complement of a chosen relation. So each grows (weakly) as the choice grows, and an acyclic,
+// irreflexive or empty constraint that fails on part of an execution fails on all of it. Keep it so.
 template <class Rel, class Check>
 bool axioms(const Static<Rel>& s, const Choice<Rel>& x, const Derived<Rel>& d, Check&& check) {
   auto decide = [&](Axiom a, auto&& build) { return !wants(check, a) || check(a, build()); };
   // §8.9.7 communication order: from-reads completes rf and co
-  const Rel fr = inv(x.rf) * x.co;
-
-  // §8.10.5 Sequential consistency per location: acyclic((ms & com) | po_loc), com = rf | co | fr
-  if (!decide(Axiom::ScPerLocation, [&] {
-        return acyclic("(ms & (rf | co | fr)) | po_loc",
-                       either(part("po", s.po_loc), part("rf", s.ms & x.rf), part("co", s.ms & x.co),
-                              part("fr", s.ms & fr)));
-      }))
-    return false;
-  // §8.10.4 No thin air; under D38's `gates`, a dependent grid's events come after the reads its
-  // start depended on
-  if (!decide(Axiom::NoThinAir, [&] {
-        return s.gated ? acyclic("rf | dep | gate", either(part("rf", x.rf), part("dep", s.dep), part("gate", s.gate)))
-                       : acyclic("rf | dep", either(part("rf", x.rf), part("dep", s.dep)));
-      }))
-    return false;
+  const Rel fr = let("fr", inv(x.rf) * x.co);
+  // §8.10.5 Sequential consistency per location (com = rf | co | fr)
+  if (!decide(Axiom::ScPerLocation, [&] { return acyclic(either(part("po", s.po_loc), part("rf", s.ms & x.rf), part("co", s.ms & x.co), part("fr", s.ms & fr))); })) return false;
+  // §8.10.4 No thin air (D38 `gates`: a dependent grid's events come after the reads its start depended on)
+  if (!decide(Axiom::NoThinAir, [&] { return acyclic(s.gated ? either(part("rf", x.rf), part("dep", s.dep), part("gate", s.gate)) : either(part("rf", x.rf), part("dep", s.dep))); })) return false;
   // §8.10.3 Atomicity (of read-modify-writes against morally strong writes)
-  if (!decide(Axiom::Atomicity, [&] {
-        return empty("((ms & fr) ; (ms & co)) & rmw", seq(only("fr", s.ms & fr), only("co", s.ms & x.co)),
-                     only("rmw", s.rmw));
-      }))
-    return false;
+  if (!decide(Axiom::Atomicity, [&] { return empty(seq(only("fr", s.ms & fr), only("co", s.ms & x.co)), only("rmw", s.rmw)); })) return false;
   // §8.10.1 Coherence: causality between writes of one location is in coherence order
-  if (!decide(Axiom::Coherence, [&] {
-        return subset("[W] ; cause ; [W] & loc must be in co",
-                      seq(filter("[W]", s.W), only("cause", d.cause), filter("[W]", s.W)),
-                      filter("loc", s.loc), part("co", x.co));
-      }))
-    return false;
+  if (!decide(Axiom::Coherence, [&] { return subset(seq(filter("[W]", s.W), only("cause", d.cause), filter("[W]", s.W)), filter("loc", s.loc), part("co", x.co)); })) return false;
   // §8.10.6 Causality
-  if (!decide(Axiom::Causality, [&] {
-        return irreflexive("(rf | fr) ; cause", either(part("rf", x.rf), part("fr", fr)), only("cause", d.cause));
-      }))
-    return false;
+  if (!decide(Axiom::Causality, [&] { return irreflexive(either(part("rf", x.rf), part("fr", fr)), only("cause", d.cause)); })) return false;
   // §8.10.2 Fence-SC (causality between fences is base causality: they are not memory operations)
-  if (!decide(Axiom::FenceSc, [&] { return irreflexive("sc ; bc", only("sc", x.sc), only("bc", d.bc)); }))
-    return false;
-  return true;
+  return decide(Axiom::FenceSc, [&] { return irreflexive(only("sc", x.sc), only("bc", d.bc)); });
 }
 
 template <class Rel, class Check>

@@ -2,8 +2,10 @@
 // makes of each form, and every syntax name it lists is one the parser knows.
 #include <doctest/doctest.h>
 
+#include <set>
 #include <sstream>
 
+#include "litmus/instr_parser.h"
 #include "litmus/instructions.h"
 #include "litmus/parse.h"
 
@@ -71,19 +73,24 @@ TEST_CASE("instruction table: uni-directional proxy fences") {
   CHECK(!isUniDirectional(parse("fence.proxy.alias").proxyKind));
 }
 
-TEST_CASE("instruction table: every syntax name is an instruction the parser knows") {
-  for (int i = 0; i <= static_cast<int>(Opcode::GridDep); ++i) {
-    const OpcodeInfo& row = opcodeInfo(static_cast<Opcode>(i));
-    CHECK(static_cast<int>(row.op) == i);
+TEST_CASE("instruction table: every syntax name is an instruction the parser knows, and the reverse") {
+  std::set<std::string> listed;
+  for (const OpcodeInfo& row : opcodeTable()) {
+    CHECK(&opcodeInfo(row.op) == &row);
     std::istringstream words{std::string(row.syntax)};
     for (std::string w; words >> w;) {
       CAPTURE(w);
+      listed.insert(w);
       try {
         parse(w);
       } catch (const Error& e) {
         CHECK(std::string(e.what()).find("unknown instruction") == std::string::npos);
       }
     }
+  }
+  for (std::string_view m : instr_detail::InstrParser::mnemonics()) {
+    CAPTURE(m);
+    CHECK(listed.count(std::string(m)) == 1);
   }
 }
 
@@ -99,4 +106,12 @@ TEST_CASE("instruction table: classifications by model event") {
   CHECK(isFence(parse("membar.gl")));
   CHECK(isFence(parse("fence.proxy.alias")));
   CHECK(!isFence(parse("bar.sync 0")));
+}
+
+TEST_CASE("instruction table: the PTX ISA version an instruction's opcode needs") {
+  CHECK(ptxVersion(parse("ld.u32 r, [x]")) == 0);
+  CHECK(ptxVersion(parse("elect.sync r|p, 0xffffffff")) == 80);
+  CHECK(ptxVersion(parse("cp.async.bulk.commit_group")) == 80);
+  CHECK(ptxVersion(parse("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [x], 1, [m]")) == 81);
+  CHECK(ptxVersion(parse("tensormap.replace.tile.global_address.global.b1024.b64 [tm], B")) == 83);
 }
