@@ -217,11 +217,13 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
   auto refine = [&](model::Choice<BitRel>& x, int r, int w, model::Derived<BitRel>& d,
                     const model::Derived<BitRel>* parent) {
     BitRel forced(n);
+    const bool keep = r >= 0 && parent && !c.s.ms.get(w, r);
     // The relations derived without rf are included in those derived with it (the model is
-    // monotone), so a part the model refutes with them is refuted before the dearer derivation.
-    if (r >= 0 && !mayComplete(c.s, x, d0, nullptr, relax_)) return false;
+    // monotone), so a part the model refutes with them is refuted before the dearer derivation
+    // (not needed where nothing is derived).
+    if (r >= 0 && !keep && !mayComplete(c.s, x, d0, nullptr, relax_)) return false;
     if (r < 0) d = d0;
-    else if (parent && !c.s.ms.get(w, r)) d = *parent;
+    else if (keep) d = *parent;
     else d = model::derive(c.s, x.rf, none, bar);
     if (!mayComplete(c.s, x, d, &forced, relax_)) return false;
     x.co |= forced;
