@@ -76,12 +76,16 @@ class BitRel {
   int size() const { return n_; }
   bool get(int a, int b) const { return data()[a * w_ + (b >> 6)] >> (b & 63) & 1; }
   void set(int a, int b, bool v = true) {
+    diag_ = false;
     uint64_t& word = data()[a * w_ + (b >> 6)];
     const uint64_t bit = uint64_t{1} << (b & 63);
     word = v ? word | bit : word & ~bit;
   }
   ConstRowRef row(int a) const { return {data() + a * w_, w_}; }
-  RowRef row(int a) { return {data() + a * w_, w_}; }
+  RowRef row(int a) {
+    diag_ = false;
+    return {data() + a * w_, w_};
+  }
 
   static BitRel identity(int n);
   // The identity restricted to a set: herd's [S].
@@ -114,6 +118,9 @@ class BitRel {
   static constexpr int kInlineWords = 64;
   int n_ = 0;
   int w_ = 0;  // words per row
+  // Known to be a set's diagonal [S]: made by diag() or identity() and changed since only in ways
+  // that keep it one (operator* masks instead of multiplying). False says nothing.
+  bool diag_ = false;
   uint64_t small_[kInlineWords];  // the first wordsTotal() are in use (and initialised)
   std::vector<uint64_t> big_;
   size_t wordsTotal() const { return static_cast<size_t>(n_) * w_; }

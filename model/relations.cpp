@@ -177,13 +177,14 @@ BitRel::Row setOf(const std::vector<Event>& ev, auto pred) {
 // (D27). Only views of one physical location are joined: ppbc matters on one location only.
 void addViews(const std::vector<Event>& ev, Static<BitRel>& s) {
   const int n = static_cast<int>(ev.size());
-  s.PF = BitRel(n);
   std::vector<int> fences;
+  BitRel::Row pf;
   for (int f = 0; f < n; ++f)
     if (ev[f].kind == EventKind::ProxyFence) {
       fences.push_back(f);
-      s.PF.set(f, f);
+      pf[f] = true;
     }
+  s.PF = BitRel::diag(n, pf);
   if (fences.empty()) return;
   std::vector<View> views;
   std::vector<BitRel::Row> members;
