@@ -65,8 +65,9 @@ struct PartialCheck {
 
 // Whether some completion of the part x (with derived relations d of a part of it) may satisfy
 // the model: co must stay a strict order, and no monotone constraint may fail yet. With `forced`,
-// adds the co edges Coherence forces on every completion.
-bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel> x, const model::Derived<BitRel>& d,
+// adds the co edges Coherence forces on every completion. x is lent (its co is swapped with its
+// closure while the model is asked) and given back unchanged.
+bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel>& x, const model::Derived<BitRel>& d,
                  BitRel* forced = nullptr, std::optional<Axiom> relax = {}, bool coOnly = false);
 
 // One combination of thread paths, with everything that does not depend on rf/co/sc.

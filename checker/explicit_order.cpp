@@ -12,15 +12,20 @@ namespace checker::explicit_detail {
 
 // Whether some completion of the part x (with derived relations d of a part of it) may satisfy
 // the model: co must stay a strict order, and no monotone constraint may fail yet. With `forced`,
-// adds the co edges Coherence forces on every completion.
-bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel> x,
+// adds the co edges Coherence forces on every completion. x is the caller's, lent: its co is
+// replaced by its closure while the model is asked, and given back as it was (copying the part's
+// four relations per call was a tenth of the engine's time; a closed co kept in the part made
+// every later closure of it dearer).
+bool mayComplete(const model::Static<BitRel>& s, model::Choice<BitRel>& x,
                  const model::Derived<BitRel>& d, BitRel* forced, std::optional<Axiom> relax, bool coOnly) {
-  x.co = plus(x.co);
-  if (!x.co.irreflexive()) return false;
-  PartialCheck chk{BitRel(x.co.size()), relax, coOnly};
-  if (!model::axioms(s, x, d, chk)) return false;
-  if (forced) *forced |= chk.forcedCo;
-  return true;
+  BitRel co = plus(x.co);
+  if (!co.irreflexive()) return false;
+  std::swap(co, x.co);
+  PartialCheck chk{BitRel(co.size()), relax, coOnly};
+  const bool ok = model::axioms(s, x, d, chk);
+  std::swap(co, x.co);
+  if (ok && forced) *forced |= chk.forcedCo;
+  return ok;
 }
 
 // Whether the spinning read r, reading w, must eventually see a write co-after w: any one, for an
@@ -58,6 +63,7 @@ std::vector<std::vector<std::pair<int, int>>> mustOrder(const Candidate& c) {
 bool settleOrder(const model::Static<BitRel>& s, model::Choice<BitRel>& x, const model::Derived<BitRel>& d,
                  const std::vector<std::pair<int, int>>& pairs, const BitRel::Row& near,
                  std::optional<Axiom> relax) {
+  model::Choice<BitRel> y = x;  // the part with one more co edge: only its co changes
   for (bool changed = true; changed;) {
     changed = false;
     BitRel closed = plus(x.co);
@@ -65,15 +71,17 @@ bool settleOrder(const model::Static<BitRel>& s, model::Choice<BitRel>& x, const
       if (!near[a] && !near[b]) continue;
       if (closed.get(a, b) || closed.get(b, a)) continue;
       BitRel forcedAb(x.co.size()), forcedBa(x.co.size());
-      model::Choice<BitRel> ab = x, ba = x;
-      ab.co.set(a, b);
-      ba.co.set(b, a);
       // x passed the whole model with d (refine): only the axioms that read co can fail now
-      const bool okAb = mayComplete(s, ab, d, &forcedAb, relax, true);
-      const bool okBa = mayComplete(s, ba, d, &forcedBa, relax, true);
+      y.co = x.co;
+      y.co.set(a, b);
+      const bool okAb = mayComplete(s, y, d, &forcedAb, relax, true);
+      BitRel ab = y.co;
+      y.co = x.co;
+      y.co.set(b, a);
+      const bool okBa = mayComplete(s, y, d, &forcedBa, relax, true);
       if (!okAb && !okBa) return false;
       if (okAb && okBa) continue;
-      x.co = okAb ? ab.co | forcedAb : ba.co | forcedBa;
+      x.co = okAb ? ab | forcedAb : y.co | forcedBa;
       closed = plus(x.co);
       changed = true;
     }
@@ -224,7 +232,7 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
     if (r >= 0 && !keep && !mayComplete(c.s, x, d0, nullptr, relax_)) return false;
     if (r < 0) d = d0;
     else if (keep) d = *parent;
-    else d = model::derive(c.s, x.rf, none, bar);
+    else d = model::derive(c.s, x.rf, none, bar, parent);
     if (!mayComplete(c.s, x, d, &forced, relax_)) return false;
     x.co |= forced;
     BitRel::Row near;
@@ -375,15 +383,28 @@ bool Enumerator::forEachCo(const Candidate& c, const model::Choice<BitRel>& x,
   const BitRel& rf = x.rf;
   BitRel co = initialWritesFirst(c);
   if (prune && x.co.size() == co.size()) co |= x.co;  // what forEachRf found every completion has
-  auto viable = [&](const BitRel& co) {
-    return prune ? mayComplete(c.s, {rf, co, x.sc, x.bar}, d, nullptr, relax_) : acyclic(co);
+  // `known`: the closure of the co the search starts from, which the model passed. A part that
+  // only adds edges of it has that same closure, which is all mayComplete looks at: it passes too
+  // (on the corpus most locations' orders are settled before forEachCo, edge by edge).
+  BitRel known;
+  model::Choice<BitRel> y;  // the part the model is asked about (prune): only its co changes
+  auto viable = [&](const BitRel& part) {
+    if (!prune) return acyclic(part);
+    if (part.subsetOf(known)) return true;
+    y.co = part;
+    return mayComplete(c.s, y, d, nullptr, relax_);
   };
   if (prune) {
+    y = {rf, co, x.sc, x.bar};
     BitRel forced(co.size());
-    if (!mayComplete(c.s, {rf, co, x.sc, x.bar}, d, &forced, relax_)) return true;
+    if (!mayComplete(c.s, y, d, &forced, relax_)) return true;
     co |= forced;
+    y.co = co;
+    if (!mayComplete(c.s, y, d, nullptr, relax_)) return true;
+    known = plus(co);
+  } else if (!acyclic(co)) {
+    return true;
   }
-  if (!viable(co)) return true;
   std::function<bool(size_t, BitRel&)> perLoc = [&](size_t l, BitRel& co) -> bool {
     if (overTime()) return false;
     if (l == c.writesByLoc.size()) {

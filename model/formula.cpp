@@ -152,7 +152,8 @@ std::vector<std::string> modelDefinitions() {
 AxiomText axiomText(Axiom a, bool gated) {
   const Static<Formula> s = namedStatic(gated);
   const Choice<Formula> x{Formula::atom("rf"), Formula::atom("co"), Formula::atom("sc"), Formula::atom("bar")};
-  const Derived<Formula> d{Formula::atom("obs"), Formula::atom("sw"), Formula::atom("bc"), Formula::atom("cause")};
+  const Derived<Formula> d{Formula::atom("obs"), Formula::atom("sw"), Formula::atom("bc"), Formula::atom("cause"),
+                           Formula::atom("ppbc"), {}};
   std::optional<AxiomText> out;
   axioms(s, x, d, [&](Axiom b, const Constraint<Formula>& c) {
     if (b == a) out = printConstraint(c);

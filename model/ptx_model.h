@@ -90,6 +90,10 @@ struct Choice {
 template <class Rel>
 struct Derived {
   Rel obs, sw, bc, cause;
+  // What bc and cause were derived from, for derive() to reuse on a larger rf: proxy-preserved
+  // base causality, and per restricted-fence key its synchronizes-with (empty: none restricted).
+  Rel ppbc;
+  std::vector<Rel> keySw;
 };
 
 // §8.8 release patterns, first operation -> the strong write on M, one named part per form (the
@@ -257,24 +261,40 @@ Causal<Rel> baseCausality(const Static<Rel>& s, const Rel& sw, const Rel* rows =
 // The orders of §8.9 that do not depend on coherence order: observation order, synchronizes-with,
 // base causality and causality order. (The explicit engine derives them once per rf and Fence-SC
 // choice, before it enumerates coherence orders.)
+//
+// Base causality reads rf only through synchronizes-with: `like`, the relations derived from a
+// smaller rf (the explicit engine's previous step), lends its bc and ppbc where every
+// synchronizes-with they came from is unchanged (a relation type with ==), which is most steps
+// of a pipeline's search: a read that is not an acquire adds observation edges but no sw.
 template <class Rel>
-Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Rel& bar) {
+Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Rel& bar,
+                    const Derived<Rel>* like = nullptr) {
   // §8.9.2 observation order: morally strong rf, continued through atomic RMWs
   const Rel msrf = s.ms & rf;
-  const Rel obs = let("obs", msrf * star(s.rmw * msrf));
+  Derived<Rel> d;
+  d.obs = let("obs", msrf * star(s.rmw * msrf));
   // §8.9.4 synchronizes-with, every fence counted (what explanations name)
-  Rel sw = let("sw", synchronizesWith(s, obs, sc, bar, s.relPat, s.acqPat, s.barRel, s.barAcq));
+  d.sw = let("sw", synchronizesWith(s, d.obs, sc, bar, s.relPat, s.acqPat, s.barRel, s.barAcq));
+  // §9.7.13.4 (D29): a restricted fence's effect applies only to operations on objects of its
+  // state space (or the thread's prior mbarrier.init): base causality from X passes only the
+  // restricted fences that apply to X, one key of events at a time.
+  if (s.restricted)
+    for (const auto& key : s.restrictKeys)
+      d.keySw.push_back(synchronizesWith(s, d.obs, sc, bar, key.relPat, key.acqPat, key.barRel, key.barAcq));
+  bool reuse = false;
+  if constexpr (requires { { rf == rf } -> std::same_as<bool>; }) {
+    reuse = like && like->keySw.size() == d.keySw.size() && (s.restricted || like->sw == d.sw);
+    for (size_t k = 0; reuse && k < d.keySw.size(); ++k) reuse = like->keySw[k] == d.keySw[k];
+  }
   Causal<Rel> c;
-  if (!s.restricted) {
-    c = baseCausality(s, sw);
+  if (reuse) {
+    c = {like->bc, like->ppbc};
+  } else if (!s.restricted) {
+    c = baseCausality(s, d.sw);
   } else {
-    // §9.7.13.4 (D29): a restricted fence's effect applies only to operations on objects of its
-    // state space (or the thread's prior mbarrier.init): base causality from X passes only the
-    // restricted fences that apply to X, one key of events at a time.
     for (size_t k = 0; k < s.restrictKeys.size(); ++k) {
       const auto& key = s.restrictKeys[k];
-      const Causal<Rel> ck =
-          baseCausality(s, synchronizesWith(s, obs, sc, bar, key.relPat, key.acqPat, key.barRel, key.barAcq), &key.from);
+      const Causal<Rel> ck = baseCausality(s, d.keySw[k], &key.from);
       if (k == 0) {
         c = {key.from * ck.bc, key.from * ck.ppbc};
       } else {
@@ -284,8 +304,10 @@ Derived<Rel> derive(const Static<Rel>& s, const Rel& rf, const Rel& sc, const Re
     }
   }
   // §8.9.5 causality order
-  const Rel cause = let("cause", c.ppbc | (obs * c.ppbc));
-  return Derived<Rel>{obs, std::move(sw), c.bc, cause};
+  d.cause = let("cause", c.ppbc | (d.obs * c.ppbc));
+  d.bc = std::move(c.bc);
+  d.ppbc = std::move(c.ppbc);
+  return d;
 }
 
 // A check may skip axioms it already knows the answer to (`check.wants(axiom)`, e.g. the
