@@ -67,7 +67,9 @@ bool load(Api& api, std::string& why) {
             bind(api.lib, api.cuTexObjectDestroy, "cuTexObjectDestroy", false, why) &&
             bind(api.lib, api.cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer", false, why) &&
             bind(api.lib, api.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess", false, why) &&
-            bind(api.lib, api.cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute", false, why);
+            bind(api.lib, api.cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute", false, why) &&
+            bind(api.lib, api.cuMemHostRegister, "cuMemHostRegister_v2", false, why) &&
+            bind(api.lib, api.cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2", false, why);
   if (!ok) unload(api);
   return ok;
 }

@@ -167,7 +167,12 @@ struct Api {
   CUresult (*cuDeviceCanAccessPeer)(int*, CUdevice, CUdevice) = nullptr;
   CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned) = nullptr;
   CUresult (*cuDeviceGetP2PAttribute)(int*, int, CUdevice, CUdevice) = nullptr;
+  // Host memory the GPU writes into, for --trace-waits (gpu-runner/wait_trace.h). Optional: a
+  // traced test fails with the missing name.
+  CUresult (*cuMemHostRegister)(void*, size_t, unsigned) = nullptr;                    // _v2
+  CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr*, void*, unsigned) = nullptr;       // _v2
 };
+constexpr unsigned CU_MEMHOSTREGISTER_PORTABLE = 0x01, CU_MEMHOSTREGISTER_DEVICEMAP = 0x02;
 
 // The JIT options of every compilation of a generated module (the harness's cuModuleLoadDataEx,
 // --emit-sass's cuLinkCreate), kept in one place so that both get the same code: only an error

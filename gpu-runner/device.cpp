@@ -219,6 +219,18 @@ CUdeviceptr Device::alloc(uint64_t bytes) {
   return p;
 }
 
+CUdeviceptr Device::hostMapped(void* p, size_t bytes) {
+  if (!api_.cuMemHostRegister || !api_.cuMemHostGetDevicePointer)
+    throw DriverError{RunStatus::Error, "--trace-waits needs cuMemHostRegister and cuMemHostGetDevicePointer"};
+  select(0);
+  if (mappedHost_ == p) return mapped_;
+  check(api_.cuMemHostRegister(p, bytes, cuda::CU_MEMHOSTREGISTER_PORTABLE | cuda::CU_MEMHOSTREGISTER_DEVICEMAP),
+        "cuMemHostRegister (" + std::to_string(bytes) + " bytes)");
+  mappedHost_ = p;
+  check(api_.cuMemHostGetDevicePointer(&mapped_, p, 0), "cuMemHostGetDevicePointer");
+  return mapped_;
+}
+
 // A location's alias reaches the same memory through the second mapping, as aliases do. Every
 // device of the job gets access to both mappings (peer access does not cover these).
 CUdeviceptr Device::allocTwice(uint64_t bytes, uint64_t& span) {

@@ -58,6 +58,9 @@ class Device {
   cuda::CUdeviceptr alloc(uint64_t bytes);
   // One physical buffer of at least `bytes`, mapped at p and again at p + span, zeroed; returns p.
   cuda::CUdeviceptr allocTwice(uint64_t bytes, uint64_t& span);
+  // Host memory (`bytes` at p) registered with the first device and mapped into its address space,
+  // once for the worker's life; its device address (--trace-waits, gpu-runner/wait_trace.h).
+  cuda::CUdeviceptr hostMapped(void* p, size_t bytes);
   // A texture object over `bytes` of a buffer on the first device, as 32-bit elements; destroyed
   // by release().
   cuda::CUtexObject texture(cuda::CUdeviceptr p, uint64_t bytes);
@@ -96,6 +99,8 @@ class Device {
   std::vector<std::pair<cuda::CUdeviceptr, uint64_t>> reserved_;  // address ranges of allocTwice
   std::vector<cuda::CUmemGenericAllocationHandle> handles_;
   std::vector<cuda::CUtexObject> textures_;
+  void* mappedHost_ = nullptr;  // hostMapped: the registered memory and its device address
+  cuda::CUdeviceptr mapped_ = 0;
   std::mutex jitMu_;  // compiler_ (its creation), ahead_, jitDir_
   std::unique_ptr<Compiler> compiler_;  // from open(): the first device's, when the driver links
   std::vector<std::string> ahead_;      // prefetched before there was a compiler

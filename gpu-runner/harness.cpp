@@ -32,6 +32,7 @@ struct Buffers {
   cuda::CUtexObject tex[2] = {0, 0};  // texture aliases: loc[i] as a texture
   uint64_t tableBytes = 0;
   uint64_t aliasSpan = 0;  // tests with aliases: where the second mapping of the locations starts
+  CUdeviceptr trace = 0;   // --trace-waits: the host-mapped slots (wait_trace.h); 0: not traced
 };
 
 // The histogram table's entry (ptx_gen.h): a header, the observed values and two masks.
@@ -115,7 +116,11 @@ void launchTests(Device& d, Buffers& b, const Job& job, const Shape& shape, Laun
   // the last parameter: p_gpu of a test across GPUs, or p_tex of one with a texture alias (never both)
   cuda::CUtexObject tex = here == b.loc[0] ? b.tex[0] : b.tex[1];
   void* last = job.texture ? static_cast<void*>(&tex) : static_cast<void*>(&gpu);
-  void* args[] = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data(), last};
+  std::vector<void*> args = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data(), last};
+  if (b.trace) {  // p_trace follows p_tex (a test with p_gpu is not traced)
+    if (!job.texture) args.pop_back();
+    args.push_back(&b.trace);
+  }
   for (int i = 0; i < d.gpus(); ++i) {
     d.select(i);
     gpu = static_cast<uint32_t>(i);
@@ -123,7 +128,7 @@ void launchTests(Device& d, Buffers& b, const Job& job, const Shape& shape, Laun
     // the last one reads every grid's results
     for (size_t g = 0; g < job.gridProgrammatic.size(); ++g) {
       cur.words[kGrid] = static_cast<uint32_t>(g);
-      d.launch(d.testKernel(i), cur.blocks, cur.threads, shape.clusterLaunch ? shape.clusterSize : 0, args,
+      d.launch(d.testKernel(i), cur.blocks, cur.threads, shape.clusterLaunch ? shape.clusterSize : 0, args.data(),
                job.gridProgrammatic[g]);
     }
   }
@@ -260,7 +265,8 @@ Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const R
   return j;
 }
 
-Session::Session(std::vector<int> ordinals) : device_(std::make_unique<Device>(std::move(ordinals))) {}
+Session::Session(std::vector<int> ordinals, uint64_t* traceSlots)
+    : device_(std::make_unique<Device>(std::move(ordinals))), traceSlots_(traceSlots) {}
 Session::~Session() = default;
 
 // The share of the watchdog's timeout a run may spend before it stops launching (BudgetClock): the
@@ -293,6 +299,10 @@ RunResult Session::run(const Job& job) {
                            static_cast<uint32_t>(uint64_t{resident} * 100 /
                                                  (100 + static_cast<uint64_t>(options.profile.stressPct))));
     Buffers b = allocate(d, job, shape, options);
+    if (options.traceWaits && job.gpus == 1) {  // as Plan::tracing; the runner cleared the slots
+      if (!traceSlots_) throw DriverError{RunStatus::Error, "--trace-waits: the trace region could not be mapped"};
+      b.trace = d.hostMapped(traceSlots_, TraceRegion::bytes());
+    }
     d.uploadTensorMaps(job.tensorMaps, b.loc[0]);
     const double deadline =
         options.timeoutSeconds > 0 ? std::max(1e-3, kDeadlineShare * options.timeoutSeconds - since(begin)) : 0;

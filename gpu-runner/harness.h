@@ -40,7 +40,8 @@ class Device;
 // does not run another one. ordinals: the devices the worker may use (device.h).
 class Session {
  public:
-  explicit Session(std::vector<int> ordinals = {});
+  // traceSlots: the runner's TraceRegion (wait_trace.h), which traced jobs write into; may be null.
+  explicit Session(std::vector<int> ordinals = {}, uint64_t* traceSlots = nullptr);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -52,6 +53,7 @@ class Session {
 
  private:
   std::unique_ptr<Device> device_;
+  uint64_t* traceSlots_ = nullptr;
 };
 
 // The histogram table as copied back from the GPU (ptx_gen.h) into r's histogram, not-recorded

@@ -100,6 +100,7 @@ RunResult mergeResults(const std::vector<RunResult>& shares) {
       r.message = "GPU " + formatGpus(s.gpus) + ": " + s.message;
     }
     addOutcomes(r, s);
+    if (!r.waits.taken) r.waits = s.waits;  // --trace-waits: the first share's that was traced
     r.seconds = std::max(r.seconds, s.seconds);  // the shares ran at the same time
     r.jitSeconds = std::max(r.jitSeconds, s.jitSeconds);
     r.overheadSeconds = std::max(r.overheadSeconds, s.overheadSeconds);

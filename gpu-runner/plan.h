@@ -168,6 +168,10 @@ struct Plan {
   int gpus = 1;
   std::vector<int> roleGpu;
   bool warpgroups = false;  // some thread is a warpgroup: warp mode, one instance group per block
+  // --trace-waits (gpu-runner/wait_trace.h): the kernel takes p_trace and records its threads'
+  // waits there; set by the runner, not by makePlan. Tests across GPUs are not traced.
+  bool traceWaits = false;
+  bool tracing() const { return traceWaits && gpus == 1; }
 };
 
 // Throws litmus::Error at the offending thread, location or term when the test cannot run.

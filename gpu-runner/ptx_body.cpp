@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "gpu-runner/ptx_body.h"
+#include "gpu-runner/wait_trace.h"
 #include "litmus/ptx_format.h"
 
 namespace gpu {
@@ -30,15 +31,19 @@ void BodyEmitter::emit() {
   initRegisters();
   asyncPrologue();
   tensorPrologue();
-  for (const Instr& in : test_.threads[static_cast<size_t>(t_)].code) {
+  const auto& code = test_.threads[static_cast<size_t>(t_)].code;
+  const WaitSites sites = plan_.tracing() ? waitSites(test_) : WaitSites{};
+  for (size_t i = 0; i < code.size(); ++i) {
     w_ = x_ = h_ = o_ = c_ = 0;
-    if (in.op != Opcode::Label) out_.comment(in.text);
-    instr(in);
+    // a loop's site before its label: stored when control falls into the loop, not per iteration
+    if (const auto s = sites.ids.find({t_, i}); s != sites.ids.end()) emitTraceSiteOf(out_, plan_, t_, s->second);
+    if (code[i].op != Opcode::Label) out_.comment(code[i].text);
+    instr(code[i]);
   }
   w_ = x_ = h_ = o_ = c_ = 0;
-  const auto& code = test_.threads[static_cast<size_t>(t_)].code;
   if (std::any_of(code.begin(), code.end(), [](const Instr& in) { return in.op == Opcode::Exit; }))
     out_.label(label(kExitLabel));
+  emitTraceSiteOf(out_, plan_, t_, kSiteDrain);
   wgmmaDrain();
   drain();
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpu-runner/ptx_gen.h"
+#include "gpu-runner/wait_trace.h"
 
 namespace gpu {
 
@@ -32,6 +33,7 @@ void declareHarness(PtxText& out, const Plan& plan) {
     out.op(".reg .b32 %s" + num(static_cast<int64_t>(v)) + ", %l" + num(static_cast<int64_t>(v)));
   }
   declareBodyRegisters(out, plan);
+  declareTrace(out, plan);
 }
 
 // Hammer one scratch line per block: `iters` accesses in the launch's pattern. Volatile, so that
@@ -103,6 +105,7 @@ void emitPrologue(PtxText& out, const Plan& plan) {
   out.op("ld.param.u32 %h_ntc, " + word(kLp, kTestClusters));
   out.op("setp.ge.u32 %h_p, %h_hc, %h_ntc");
   out.op("@%h_p bra.uni H_STRESS");
+  emitTraceSetup(out, plan, word(kLp, kEpoch));
   out.comment("the tag of this launch's result slots (ptx_gen.h)");
   out.op("ld.param.u32 %h_a, " + word(kLp, kEpoch));
   out.op("cvt.u64.u32 %h_tag, %h_a");
@@ -268,6 +271,7 @@ void emitSerial(PtxText& out, const Plan& plan) {
   out.label("H_SERIAL");
   out.op("mov.u32 %h_t, 0");                        // no role skew: the order of the roles is the skew
   out.op("mad.lo.u32 %h_gk, %h_hc, 32, %h_warp");  // the delay's seed: per warp
+  emitTraceThread(out, plan);
   out.op("bra.uni H_ALIGN");
   for (size_t t = 0; t < plan.threads.size(); ++t) {
     const ThreadPlan& tp = plan.threads[t];
@@ -386,6 +390,7 @@ void emitDelay(PtxText& out, const Plan& plan) {
 
 void emitAlignment(PtxText& out, const litmus::Test& test, const Plan& plan) {
   out.label("H_ALIGN");
+  emitTraceSite(out, plan, kSiteAlign);
   out.comment("pre-stress");
   out.op("ld.param.u32 %h_f, " + word(kLp, kPreStressIters));
   emitStress(out, "H_PRE", "%h_f");
@@ -485,7 +490,11 @@ void emitEpilogue(PtxText& out, const Plan& plan, int t) {
   std::vector<Join> joins;  // a Last join with nothing to copy out is no join at all
   for (const Join& j : tp.joins)
     if (j.kind != Join::Kind::Last || copiesOut(plan, j.ownerCta)) joins.push_back(j);
-  if (plan.mode == Mode::Warp && !joins.empty()) out.op("@%h_notlane0 ret");  // lane 0 is the litmus thread
+  if (plan.mode == Mode::Warp && !joins.empty()) {  // lane 0 is the litmus thread
+    emitTraceSiteOf(out, plan, t, kSiteFinished, "%h_notlane0");
+    out.op("@%h_notlane0 ret");
+  }
+  if (!joins.empty()) emitTraceSiteOf(out, plan, t, kSiteJoin);
   for (const Join& j : joins) {
     const std::string T = "T" + num(t) + "_JOIN" + num(j.ownerCta);
     out.op("mov.u32 %h_a, lt_smem");
@@ -516,6 +525,7 @@ void emitEpilogue(PtxText& out, const Plan& plan, int t) {
         break;
     }
   }
+  emitTraceSiteOf(out, plan, t, kSiteFinished);
   if (plan.shape.serial && static_cast<size_t>(t) + 1 < plan.threads.size())
     out.op("@%h_ser bra.uni H_SER" + num(t + 1));  // serial roles: the next thread
   out.op("ret");
@@ -556,6 +566,7 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
   // p_gpu: the device's test GPU (docs/gpu-runner.md, "Several GPUs"); p_tex: see harness.cpp
   if (plan.gpus > 1) out.raw(",\n\t.param .u32 p_gpu");
   if (plan.hasTexture()) out.raw(",\n\t.param .u64 p_tex");
+  if (plan.tracing()) out.raw(",\n\t.param .u64 p_trace");  // after the others (harness.cpp)
   out.raw("\n)\n{\n");
   declareHarness(out, plan);
   if (plan.warpgroups) declareWgmmaRegisters(out, test);
@@ -566,6 +577,8 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
   emitPrologue(out, plan);
   for (int j = 0; j < plan.shape.roles; ++j) emitRole(out, plan, j);
   out.label("H_INSTANCE");
+  emitTraceThread(out, plan);
+  emitTraceSite(out, plan, kSiteStart);
   emitAddresses(out, plan);
   const bool bulkCopies = std::any_of(test.threads.begin(), test.threads.end(), [](const litmus::Thread& t) {
     return std::any_of(t.code.begin(), t.code.end(), [](const litmus::Instr& in) {
@@ -581,6 +594,7 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
     out.label(T + "_BEGIN");
     out.comment("thread " + test.threads[t].name + " (CTA " + num(test.threads[t].cta) + ", cluster " +
                 num(test.threads[t].cluster) + ")");
+    emitTraceSiteOf(out, plan, static_cast<int>(t), kSiteBody);
     emitBody(out, test, plan, static_cast<int>(t));
     out.label(T + "_END");
     emitEpilogue(out, plan, static_cast<int>(t));

@@ -33,7 +33,11 @@
 
 namespace gpu {
 
-std::string generatePtx(const litmus::Test& test) { return generateModule(test, makePlan(test)); }
+std::string generatePtx(const litmus::Test& test, bool traceWaits) {
+  Plan plan = makePlan(test);
+  plan.traceWaits = traceWaits;
+  return generateModule(test, plan);
+}
 
 std::string placementSummary(const litmus::Test& test) {
   const Plan plan = makePlan(test);
@@ -176,7 +180,7 @@ std::string encodeJob(const Job& j) {
   }
   const RunOptions& o = j.options;
   os << "options " << o.count << " " << o.seed << " " << o.timeoutSeconds << " " << o.budgetSeconds << " "
-     << o.progress << "\njitcache " << escape(o.jitCache) << "\nprofile " << escape(formatProfile(o.profile)) << "\nptx\n" << j.ptx;
+     << o.progress << " " << o.traceWaits << "\njitcache " << escape(o.jitCache) << "\nprofile " << escape(formatProfile(o.profile)) << "\nptx\n" << j.ptx;
   return os.str();
 }
 
@@ -219,7 +223,7 @@ Job decodeJob(const std::string& text) {
       m.name = unescape(m.name);
       j.tensorMaps.push_back(m);
     } else if (key == "options")
-      vs >> o.count >> o.seed >> o.timeoutSeconds >> o.budgetSeconds >> o.progress;
+      vs >> o.count >> o.seed >> o.timeoutSeconds >> o.budgetSeconds >> o.progress >> o.traceWaits;
     else if (key == "profile")
       o.profile = parseProfile(unescape(rest), "<job>");
     else if (key == "jitcache")
@@ -285,8 +289,8 @@ constexpr const char* kPrefetchFrame = "prefetch\n";
 // reader thread takes the frames as they come, so that a prefetched module starts compiling while
 // the GPU runs the current job, and the parent's sends never wait for the job's end (a parent
 // blocked in a send would not run its watchdog).
-[[noreturn]] void workerMain(int fd, const std::vector<int>& devices) {
-  Session session(devices);
+[[noreturn]] void workerMain(int fd, const std::vector<int>& devices, uint64_t* traceSlots) {
+  Session session(devices, traceSlots);
   std::mutex mu;
   std::condition_variable cv;
   std::deque<std::string> jobs;
@@ -333,8 +337,10 @@ struct Runner::Worker {
   int fd = -1;
 };
 
+// The trace region is mapped now, before any worker is forked, so that every worker shares it; its
+// pages are touched only by traced tests.
 Runner::Runner(bool workerPerTest, std::vector<int> devices)
-    : workerPerTest_(workerPerTest), devices_(std::move(devices)) {}
+    : trace_(std::make_unique<TraceRegion>()), workerPerTest_(workerPerTest), devices_(std::move(devices)) {}
 
 void Runner::knowDevices(const DeviceProbe& probe) { probe_ = std::make_unique<DeviceProbe>(probe); }
 
@@ -391,7 +397,7 @@ bool Runner::spawn(RunResult& r) {
     r.message = "cannot fork the runner process";
     return false;
   }
-  if (pid == 0) workerMain(sv[1], devices_);  // sv[0] is closed in the child (forkChild)
+  if (pid == 0) workerMain(sv[1], devices_, trace_->slots());  // sv[0] is closed in the child (forkChild)
   close(sv[1]);
   worker_ = std::make_unique<Worker>(Worker{pid, sv[0]});
   ++started_;
@@ -401,11 +407,18 @@ bool Runner::spawn(RunResult& r) {
 void Runner::submit(const litmus::Test& test, const RunOptions& options) {
   if (pending_) collect();  // one test at a time
   const auto begin = std::chrono::steady_clock::now();
-  const Plan plan = makePlan(test);
+  Plan plan = makePlan(test);
+  plan.traceWaits = options.traceWaits;
   if (plan.gpus > 1) checkGpus(test, plan.gpus, options.timeoutSeconds);
   const std::string job = encodeJob(makeJob(test, plan, generateModule(test, plan), options));
   auto p = std::make_unique<Pending>();
   p->options = options;
+  if (plan.tracing() && trace_->slots()) {  // the slots of this test's launches only
+    std::fill_n(trace_->slots(), kTraceSlots, uint64_t{0});
+    p->sites = waitSites(test);
+    for (const litmus::Thread& t : test.threads) p->threads.push_back(t.name);
+    p->traced = true;
+  }
   // The watchdog's clock starts when the test is handed over (with a fresh worker, before it starts).
   p->deadline = std::chrono::steady_clock::now() +
                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -445,6 +458,8 @@ RunResult Runner::collect() {
     r.status = RunStatus::Timeout;
     r.message = "stopped by the watchdog after " + std::to_string(static_cast<int>(p->options.timeoutSeconds)) +
                 " s (a barrier or wait that never completes?)";
+    // the worker is gone, its writes to the shared pages stay: where the last launch was
+    if (p->traced) r.waits = summarizeTrace(trace_->slots(), kTraceSlots, p->threads, p->sites);
   } else if (!parsed) {
     int wstatus = 0;
     if (worker_) {
@@ -471,8 +486,9 @@ RunResult Runner::collect() {
 void Runner::prefetch(const litmus::Test& test, const RunOptions& options) {
   std::string ptx;
   try {
-    const Plan plan = makePlan(test);
+    Plan plan = makePlan(test);
     if (plan.gpus > 1) return;
+    plan.traceWaits = options.traceWaits;
     ptx = generateModule(test, plan);
   } catch (const litmus::Error&) {
     return;

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpu-runner/wait_trace.h"
 #include "litmus/outcome.h"
 #include "litmus/test.h"
 
@@ -74,6 +75,9 @@ struct RunOptions {
   double budgetSeconds = 0;    // > 0: stop launching once the test has run this long (GPU time)
   Profile profile;
   bool progress = false;  // a progress line on stderr
+  // Each testing thread records the wait it entered last, so that a launch stopped by the watchdog
+  // says where it was stuck (RunResult::waits; gpu-runner/wait_trace.h, docs/wait-trace.md).
+  bool traceWaits = false;
   // Where the driver's compilations are kept between runs (docs/gpu-runner.md, "The JIT off the
   // critical path"); "": not kept on disk.
   std::string jitCache;
@@ -123,6 +127,8 @@ struct RunResult {
   // "Several GPUs".
   std::vector<int> gpus;
   std::vector<uint64_t> gpuInstances;
+  // With RunOptions::traceWaits, for a Timeout: where the last launch's threads were.
+  WaitTrace waits;
 
   uint64_t notRecordedCount() const;
 };
@@ -132,7 +138,7 @@ const char* stoppedBy(const RunResult& r);
 
 // The PTX module for a test. Throws litmus::Error ("file:line:col: error: the GPU runner cannot
 // run '...': why") naming the first instruction, location or placement it cannot execute.
-std::string generatePtx(const litmus::Test& test);
+std::string generatePtx(const litmus::Test& test, bool traceWaits = false);
 
 // What the machine has, asked in a child process that exits after it (the parent never starts the
 // driver, so that its workers fork clean): the devices the driver sees, and peer[a][b]: device a
@@ -185,7 +191,11 @@ class Runner {
     double prepSeconds = 0;
     bool fresh = false, sent = false;
     RunResult failed;  // no worker could be started: why
+    bool traced = false;  // --trace-waits: the sites and thread names for the summary of a timeout
+    WaitSites sites;
+    std::vector<std::string> threads;
   };
+  std::unique_ptr<TraceRegion> trace_;  // shared with every worker (wait_trace.h)
   std::unique_ptr<Worker> worker_;
   std::unique_ptr<Pending> pending_;
   int started_ = 0;

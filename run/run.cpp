@@ -48,7 +48,7 @@ struct RunArgs {
   std::string sassDir;  // --emit-sass (run/emit_sass.cpp)
   // campaigns (docs/gpu-runner.md, "Campaigns")
   double budget = 0, maxTime = 0;
-  bool resume = false, perFamily = false, workerPerTest = false;
+  bool resume = false, perFamily = false, workerPerTest = false, traceWaits = false;
   suite::Shard shard;  // --shard K/N (docs/scale.md)
   std::string gpus;    // --gpus all|LIST (docs/gpu-runner.md, "Several GPUs")
   std::string jitCache = gpu::defaultJitCacheDir();  // docs/gpu-runner.md, "The JIT off the critical path"
@@ -125,6 +125,8 @@ void addRunOptions(CLI::App& app, RunArgs& a, RawArgs& w) {
   app.add_flag("--tune", a.tune, "search stress profiles on the tests given (default: MP, SB, LB relaxed) "
                                  "and save the best to the profile file");
   app.add_option("--trials", w.trials, "profiles --tune tries (default 16)")->type_name("N");
+  app.add_flag("--trace-waits", a.traceWaits, "record the wait each testing thread entered last, so that a "
+                                             "timeout says where its launch was stuck (docs/wait-trace.md)");
   app.add_option("--emit-ptx", a.emitDir, "write each test's generated PTX to DIR/NAME.ptx and run nothing")
       ->type_name("DIR");
   app.add_option("--emit-sass", a.sassDir,
@@ -245,7 +247,7 @@ int emitPtx(const RunArgs& a, const std::vector<litmus::Test>& tests) {
   for (const litmus::Test& t : tests) {
     std::string ptx;
     try {
-      ptx = gpu::generatePtx(t);
+      ptx = gpu::generatePtx(t, a.traceWaits);
     } catch (const litmus::Error& e) {
       std::cerr << e.what() << "\n";
       ++refused;
@@ -282,6 +284,7 @@ gpu::RunOptions runOptions(const RunArgs& a, const gpu::Profile& profile) {
   o.profile = profile;
   o.progress = isatty(STDERR_FILENO);
   o.jitCache = a.jitCache == "none" ? "" : a.jitCache;
+  o.traceWaits = a.traceWaits;
   return o;
 }
 
@@ -398,7 +401,8 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
   } else {
     std::cout << "Test " << t.name << ": " << judge::toString(j.verdict) << ": " << r.message
               << (j.reason == r.message ? "" : "; " + j.reason) << "\n"
-              << (fault ? "Fault: " + fault->summary + "\n" : "") << runcli::sweepReplay(t, swept, a.json) << "\n";
+              << (fault ? "Fault: " + fault->summary + "\n" : "") << gpu::formatTrace(r.waits)
+              << runcli::sweepReplay(t, swept, a.json) << "\n";
   }
   std::cout << std::flush;
   if (json) {

@@ -155,7 +155,8 @@ std::string sweepReplay(const litmus::Test& test, const std::vector<gpu::SweepSh
     std::ostringstream os;
     os << "Sweep share " << k << " ended " << s.status << " under this profile";
     os << (json.empty() ? " (save it as SHARE.profile)" : " (saved in " + file + ")") << "; replay it with\n  litmus run --profile "
-       << file << " --seed " << s.seed << " -n " << s.count << " " << test.file << "\n";
+       << file << " --seed " << s.seed << " -n " << s.count << (s.status == "timeout" ? " --trace-waits " : " ")
+       << test.file << "\n";
     std::istringstream lines(gpu::formatProfile(s.profile));
     for (std::string line; std::getline(lines, line);)
       if (line.find('#') != 0) os << "  " << line.substr(0, line.find("    #")) << "\n";

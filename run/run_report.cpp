@@ -206,6 +206,20 @@ void printRun(std::ostream& os, const litmus::Test& test, const gpu::RunResult& 
   os << "Verdict " << judge::toString(j.verdict) << ": " << j.reason << "\n\n";
 }
 
+namespace {
+
+// --trace-waits (docs/wait-trace.md): where the last launch's threads were when the watchdog
+// fired; null when the run was not traced or did not time out.
+Json waitsJson(const gpu::WaitTrace& w) {
+  if (!w.taken) return Json(nullptr);
+  Json rows = Json::array();
+  for (const gpu::WaitTrace::Row& r : w.rows)
+    rows.push_back({{"thread", r.thread}, {"site", r.site}, {"warps", r.warps}, {"lanes", r.lanes}});
+  return Json{{"launch", w.launch}, {"sites", rows}};
+}
+
+}  // namespace
+
 Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& model, const Judgement& j,
              uint64_t seed) {
   Json o = schema::begin(schema::Kind::Run);
@@ -257,6 +271,7 @@ Json runJson(const litmus::Test& test, const gpu::RunResult& r, const Model& mod
     for (const litmus::State& s : model.allowed)
       if (!seen(r, s)) never.push_back(stateJson(test, s));
   o["neverObserved"] = never;
+  o["waits"] = waitsJson(r.waits);
   // why (Coverage in run.h); a rare state's rate is below 3/instances with 95% confidence
   o["neverObservedReason"] = never.empty() ? Json(nullptr) : Json(unseenReason(r, model));
   o["rareBelow"] = never.empty() || r.status != gpu::RunStatus::Ok || r.instances == 0
