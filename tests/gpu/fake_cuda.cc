@@ -29,6 +29,11 @@
 // first's memory was enabled, the tally only on the first, and a launch's test kernels must all be queued before any device is
 // synchronized (else the roles would not run at the same time): the fake fails the call
 // otherwise, so the tests see the runner's mistakes.
+// --trace-waits: cuMemHostRegister_v2 accepts any memory and cuMemHostGetDevicePointer_v2 returns the
+// host address; a launch of a traced test kernel (it has p_trace) that will hang writes
+// $FAKE_CUDA_TRACE ("T:S:N,..."; N consecutive slots of litmus thread T at site S, from slot 0)
+// with the launch's number into the slots, as the stuck threads of a real launch would (such a
+// test hangs at the first synchronize after its first test launch rather than before it).
 // The named .cc (not .cpp) keeps it out of unit_tests.
 #include <unistd.h>
 
@@ -52,6 +57,8 @@ struct Fake {
   bool sticky = false;  // a launch failed: the context is broken
   std::string name;         // the test of the loaded module
   void* last = nullptr;     // the function launched last (cuLaunchKernelEx checks programmatic launches)
+  int traceArg = -1;        // the test kernel's p_trace among its arguments; -1: not traced
+  bool traceWritten = false;
 };
 Fake fake;  // one per process: the runner's child process counts the instances of its test
 
@@ -163,6 +170,29 @@ int checkDevice(void* f, void** args) {
 
 constexpr int kLaunchFailed = 719;
 
+// $FAKE_CUDA_TRACE into the slots of a traced launch that hangs (gpu-runner/wait_trace.h).
+void writeTrace(void** args) {
+  const char* spec = std::getenv("FAKE_CUDA_TRACE");
+  if (!spec || fake.traceArg < 0) return;
+  uint64_t* slots = nullptr;
+  uint32_t epoch = 0;
+  std::memcpy(&slots, args[fake.traceArg], 8);
+  std::memcpy(&epoch, static_cast<const unsigned char*>(args[5]) + 4 * kEpochWord, 4);
+  std::stringstream all(spec);
+  size_t at = 0;
+  for (std::string part; std::getline(all, part, ',');) {
+    unsigned t = 0, site = 0, n = 0;
+    if (std::sscanf(part.c_str(), "%u:%u:%u", &t, &site, &n) != 3) continue;
+    for (unsigned i = 0; i < n; ++i) slots[at++] = uint64_t{epoch} << 32 | uint64_t{t} << 16 | site;
+  }
+  fake.traceWritten = true;
+}
+
+// A traced test that is to hang with $FAKE_CUDA_TRACE runs until a test launch wrote it.
+bool hangsNow() {
+  return fake.hang && (fake.traceWritten || fake.traceArg < 0 || !std::getenv("FAKE_CUDA_TRACE"));
+}
+
 int launch(void* f, void** args) {
   if (fake.sticky) return kLaunchFailed;
   if (const int r = checkDevice(f, args)) return r;
@@ -174,6 +204,7 @@ int launch(void* f, void** args) {
     uint32_t stressIters = 0;  // word kStressIters (gpu-runner/params.h) of the launch record
     std::memcpy(&stressIters, static_cast<const char*>(args[5]) + 4 * 13, 4);
     if (stressIters && std::getenv("FAKE_CUDA_HANG_STRESS")) fake.hang = true;
+    if (fake.hang) writeTrace(args);
     return 0;
   }
   if (const char* us = std::getenv("FAKE_CUDA_LAUNCH_US")) {
@@ -238,7 +269,7 @@ int cuCtxSetCurrent(void* ctx) {
   return 0;
 }
 int cuCtxSynchronize() {
-  while (fake.hang) pause();
+  while (hangsNow()) pause();
   // the test kernels of a launch run together: none may be waited for before all are queued
   if (const uint32_t e = devs[current].queued) {
     for (int d = 0; d < deviceCount(); ++d)
@@ -272,12 +303,16 @@ int cuModuleLoadDataEx(void** module, const void* image, unsigned n, int* option
   fake.name = testName(static_cast<const char*>(image));
   fake.instances = fake.pendingUs = fake.tallies = 0;
   fake.last = nullptr;
+  fake.traceWritten = false;
   Dev& d = devs[current];
   d.index = 0;
   for (const Dev& o : devs) d.index += o.loaded;
   if (d.index == 0) first = current;
   d.loaded = true;
   d.acrossGpus = std::strstr(static_cast<const char*>(image), ".param .u32 p_gpu") != nullptr;
+  fake.traceArg = !std::strstr(static_cast<const char*>(image), ".param .u64 p_trace") ? -1
+                  : std::strstr(static_cast<const char*>(image), ".param .u64 p_tex")  ? 7
+                                                                                        : 6;
   d.launched = d.queued = 0;
   log("load");
   *module = &d;
@@ -296,6 +331,11 @@ int cuMemAlloc_v2(uint64_t* p, size_t bytes) {
   if (fake.sticky) return kLaunchFailed;
   *p = reinterpret_cast<uint64_t>(std::calloc(1, bytes));
   return *p ? 0 : 2;
+}
+int cuMemHostRegister_v2(void*, size_t, unsigned) { return fake.sticky ? kLaunchFailed : 0; }
+int cuMemHostGetDevicePointer_v2(uint64_t* d, void* p, unsigned) {
+  *d = reinterpret_cast<uint64_t>(p);
+  return 0;
 }
 int cuMemFree_v2(uint64_t p) {
   std::free(reinterpret_cast<void*>(p));

@@ -90,8 +90,28 @@ if [ -f "$SRC/gen/configs/peer-nine.yaml" ]; then
     peer_failed=1
   fi
 fi
+# --trace-waits (docs/wait-trace.md): the traced modules of the pattern library and of catalogue
+# tests in every mode (lane, warp, fixed, serial roles, clusters, warpgroups, texture aliases) carry
+# p_trace (unless across GPUs, which are not traced) and assemble too.
+trace_failed=0
+"$LITMUS" run --trace-waits --emit-ptx "$TMP/traced" "$SRC/patterns/reference" "$SRC/catalog/shapes" \
+  "$SRC/catalog/alias" "$SRC/catalog/warp" "$SRC/catalog/wgmma" "$SRC/catalog/proxy" >"$TMP/traced.out" 2>&1
+traced=0
+for f in "$TMP"/traced/*.ptx; do
+  [ -e "$f" ] || continue
+  traced=$((traced + 1))
+  arch=$(sed -n 's/^\.target[[:space:]]*\(sm_[0-9]*a\?\).*/\1/p' "$f" | head -n 1)
+  # a test across GPUs (p_gpu) is not traced
+  if ! grep -q '\.param \.u64 p_trace\|\.param \.u32 p_gpu' "$f" || ! "$PTXAS" -arch="${arch:-sm_90}" "$f" -o /dev/null 2>"$TMP/ptxas.err"; then
+    trace_failed=1
+    echo "FAIL (--trace-waits) $(basename "$f"):"
+    head -5 "$TMP/ptxas.err" | sed 's/^/  /'
+  fi
+done
+echo "--trace-waits: $traced modules with p_trace assembled"
+[ "$traced" -gt 100 ] || { echo "FAIL: too few traced modules ($traced)"; trace_failed=1; }
 status=0
-[ "$peer_failed" -eq 0 ] || status=1
+[ "$peer_failed" -eq 0 ] && [ "$trace_failed" -eq 0 ] || status=1
 if [ $((generated + refused)) -ne "$files" ]; then
   echo "FAIL: $((files - generated - refused)) tests were neither generated nor refused"
   status=1

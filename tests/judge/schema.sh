@@ -26,8 +26,12 @@ grep -q '"unknownReason":"not-run"' "$tmp/suite.json" || { echo "schema: no not-
 # MP observes (P1:r0, P1:r1): (0,0) and (1,1) are allowed, (1,0) is forbidden.
 LITMUS_LIBCUDA=$fake FAKE_CUDA_STATES="0,0;1,1" "$litmus" run -n 1000 --seed 1 --json "$tmp/run1.json" "$mp" >/dev/null
 LITMUS_LIBCUDA=$fake FAKE_CUDA_STATES="0,0;1,0" "$litmus" run -n 1000 --seed 2 --json "$tmp/run2.json" "$mp" >/dev/null
+# A timeout with --trace-waits (docs/wait-trace.md): its waits object.
+LITMUS_LIBCUDA=$fake FAKE_CUDA_HANG="test MP+rel.gpu+acq.gpu-diffcta" FAKE_CUDA_TRACE="0:1:32,1:2:32" \
+  "$litmus" run -n 1000 --timeout 1 --trace-waits --json "$tmp/run3.json" "$mp" >/dev/null
+grep -q '"waits":{"launch":1,"sites":\[{' "$tmp/run3.json" || { echo "schema: no waits in the traced timeout"; exit 1; }
 "$litmus" merge "$tmp/run1.json" "$tmp/run2.json" >"$tmp/merged.json" || { echo "schema: merge failed"; exit 1; }
 grep -q '"kind":"merged-run".*"verdict":"violation"' "$tmp/merged.json" ||
   { echo "schema: the merged record is not a violation: $(head -c 300 "$tmp/merged.json")"; exit 1; }
 python3 "$root/tests/judge/validate.py" "$root/docs/result.schema.json" check,suite,run,merged-run \
-  "$tmp/check.json" "$tmp/suite.json" "$tmp/run1.json" "$tmp/run2.json" "$tmp/merged.json"
+  "$tmp/check.json" "$tmp/suite.json" "$tmp/run1.json" "$tmp/run2.json" "$tmp/run3.json" "$tmp/merged.json"
