@@ -72,6 +72,9 @@ void emitMix32(PtxText& out, const std::string& v, const std::string& tmp);
 // reductions of the line-stress launches (kLineStress), just before the test's first instruction.
 void emitPrefetch(PtxText& out, const litmus::Test& test, const Plan& plan);
 void emitLineStress(PtxText& out, const litmus::Test& test, const Plan& plan);
+// ptx_touch.cpp: the stressing blocks' (and pre-stress's) loop over one scratch line per block,
+// `iters` (a register) accesses; labels start with `prefix`.
+void emitStress(PtxText& out, const std::string& prefix, const std::string& iters);
 std::string hex(uint64_t v);
 // ptx_body_tensor.cpp: the module's tensor-map templates (`lt_tmap`, empty without maps), whether
 // shared memory needs 128-byte alignment (tensor copies), and the tally's copy of map `l`.

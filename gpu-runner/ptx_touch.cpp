@@ -153,4 +153,39 @@ void emitLineStress(PtxText& out, const litmus::Test& test, const Plan& plan) {
   out.label("H_LINED");
 }
 
+// Hammer one scratch line per block: `iters` accesses in the launch's pattern. Volatile, so that
+// ptxas keeps every access.
+void emitStress(PtxText& out, const std::string& prefix, const std::string& iters) {
+  out.op("ld.param.u32 %h_b, " + word("p_lp", kStressLines));
+  out.op("mov.u32 %h_c, %ctaid.x");
+  out.op("rem.u32 %h_c, %h_c, %h_b");
+  out.op("ld.param.u32 %h_d, " + word("p_lp", kSeed));
+  out.op("mad.lo.u32 %h_c, %h_c, 7919, %h_d");
+  out.op("ld.param.u32 %h_b, " + word("p_lp", kScratchLines));
+  out.op("rem.u32 %h_c, %h_c, %h_b");
+  out.op("ld.param.u32 %h_b, " + word("p_lp", kStressLineBytes));
+  out.op("mul.wide.u32 %h_A, %h_c, %h_b");
+  out.op("add.u64 %h_A, %h_A, %h_scratch");
+  out.op("shl.b32 %h_c, %h_tid, 2");
+  out.op("sub.u32 %h_d, %h_b, 1");
+  out.op("and.b32 %h_c, %h_c, %h_d");
+  out.op("cvt.u64.u32 %h_B, %h_c");
+  out.op("add.u64 %h_A, %h_A, %h_B");
+  out.op("ld.param.u32 %h_d, " + word("p_lp", kStressPattern));
+  out.op("setp.lt.u32 %h_q, %h_d, 2");
+  out.op("and.b32 %h_e, %h_d, 1");
+  out.op("setp.eq.u32 %h_pp, %h_e, 0");
+  out.op("mov.u32 %h_c, 0");
+  out.label(prefix + "_LOOP");
+  out.op("setp.ge.u32 %h_p, %h_c, " + iters);
+  out.op("@%h_p bra.uni " + prefix + "_DONE");
+  out.op("@%h_q st.volatile.global.u32 [%h_A], %h_c");
+  out.op("@!%h_q ld.volatile.global.u32 %h_e, [%h_A]");
+  out.op("@%h_pp st.volatile.global.u32 [%h_A], %h_c");
+  out.op("@!%h_pp ld.volatile.global.u32 %h_e, [%h_A]");
+  out.op("add.u32 %h_c, %h_c, 1");
+  out.op("bra.uni " + prefix + "_LOOP");
+  out.label(prefix + "_DONE");
+}
+
 }  // namespace gpu
