@@ -84,12 +84,11 @@ void emitTensorMapInit(PtxText& out, const Plan& plan, const LocPlan& l);
 
 // ptx_trace.cpp, --trace-waits (gpu-runner/wait_trace.h): no code unless plan.tracing(). Registers;
 // the slot and launch number (after the decision that a block tests); the thread's part from
-// %h_t; a store of `site` with the thread from %h_t, or with the constant `thread` (under the
-// predicate `guard` when one is given).
+// %h_t; a store of `site` with the thread from %h_t, or with the constant `thread`.
 void declareTrace(PtxText& out, const Plan& plan);
 void emitTraceSetup(PtxText& out, const Plan& plan, const std::string& epochWord);
 void emitTraceThread(PtxText& out, const Plan& plan);
 void emitTraceSite(PtxText& out, const Plan& plan, uint32_t site);
-void emitTraceSiteOf(PtxText& out, const Plan& plan, int thread, uint32_t site, const std::string& guard = "");
+void emitTraceSiteOf(PtxText& out, const Plan& plan, int thread, uint32_t site);
 
 }  // namespace gpu

@@ -455,10 +455,7 @@ void emitEpilogue(PtxText& out, const Plan& plan, int t) {
   std::vector<Join> joins;  // a Last join with nothing to copy out is no join at all
   for (const Join& j : tp.joins)
     if (j.kind != Join::Kind::Last || copiesOut(plan, j.ownerCta)) joins.push_back(j);
-  if (plan.mode == Mode::Warp && !joins.empty()) {  // lane 0 is the litmus thread
-    emitTraceSiteOf(out, plan, t, kSiteFinished, "%h_notlane0");
-    out.op("@%h_notlane0 ret");
-  }
+  if (plan.mode == Mode::Warp && !joins.empty()) out.op("@%h_notlane0 ret");  // lane 0 is the litmus thread
   if (!joins.empty()) emitTraceSiteOf(out, plan, t, kSiteJoin);
   for (const Join& j : joins) {
     const std::string T = "T" + num(t) + "_JOIN" + num(j.ownerCta);

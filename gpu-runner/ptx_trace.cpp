@@ -11,7 +11,7 @@ namespace gpu {
 void declareTrace(PtxText& out, const Plan& plan) {
   if (!plan.tracing()) return;
   out.op(".reg .b64 %h_trace, %h_traceep, %h_tracet, %h_tracev");
-  out.op(".reg .pred %h_tron, %h_trp");
+  out.op(".reg .pred %h_tron");
 }
 
 // After the decision that the block tests: %h_trace (this thread's slot), %h_tron (the slot
@@ -24,6 +24,9 @@ void emitTraceSetup(PtxText& out, const Plan& plan, const std::string& epochWord
   out.op("mov.u32 %h_b, %ntid.x");
   out.op("mad.lo.u32 %h_a, %h_a, %h_b, %h_tid");
   out.op("setp.lt.u32 %h_tron, %h_a, " + std::to_string(kTraceSlots));
+  // warp mode: the other lanes follow lane 0's control flow, so its slot speaks for the warp, at
+  // a 32nd of the stores to host memory
+  if (plan.mode == Mode::Warp) out.op("and.pred %h_tron, %h_tron, %h_lane0");
   out.op("mul.wide.u32 %h_A, %h_a, 8");
   out.op("add.u64 %h_trace, %h_trace, %h_A");
   out.op("cvta.to.global.u64 %h_trace, %h_trace");
@@ -41,29 +44,16 @@ void emitTraceThread(PtxText& out, const Plan& plan) {
   out.op("or.b64 %h_tracet, %h_tracet, %h_traceep");
 }
 
-namespace {
-
-void store(PtxText& out, const std::string& guard) {
-  if (guard.empty()) {
-    out.op("@%h_tron st.relaxed.sys.global.u64 [%h_trace], %h_tracev");
-    return;
-  }
-  out.op("and.pred %h_trp, %h_tron, " + guard);
-  out.op("@%h_trp st.relaxed.sys.global.u64 [%h_trace], %h_tracev");
-}
-
-}  // namespace
-
 void emitTraceSite(PtxText& out, const Plan& plan, uint32_t site) {
   if (!plan.tracing()) return;
   out.op("or.b64 %h_tracev, %h_tracet, " + std::to_string(site));
-  store(out, "");
+  out.op("@%h_tron st.relaxed.sys.global.u64 [%h_trace], %h_tracev");
 }
 
-void emitTraceSiteOf(PtxText& out, const Plan& plan, int thread, uint32_t site, const std::string& guard) {
+void emitTraceSiteOf(PtxText& out, const Plan& plan, int thread, uint32_t site) {
   if (!plan.tracing()) return;
   out.op("or.b64 %h_tracev, %h_traceep, " + hex((static_cast<uint64_t>(thread) << 16) | site));
-  store(out, guard);
+  out.op("@%h_tron st.relaxed.sys.global.u64 [%h_trace], %h_tracev");
 }
 
 }  // namespace gpu

@@ -70,6 +70,8 @@ TEST_CASE("traced PTX stores each site once, with its thread; untraced PTX store
   CHECK(has(0, gpu::kFirstTestSite + 1));
   for (uint32_t k = 2; k < 6; ++k) CHECK(has(1, gpu::kFirstTestSite + k));
   CHECK(sites.size() == 3 * 2 + 6);
+  // warp mode (this test): lane 0's slot speaks for its warp
+  CHECK(on.find("and.pred %h_tron, %h_tron, %h_lane0;") != std::string::npos);
   // the loop's store comes before its label, outside the loop: once on entry, not per iteration
   const size_t label = on.find("\nL1_F2:\n");
   REQUIRE(label != std::string::npos);
