@@ -108,7 +108,7 @@ for f in "$TMP"/traced/*.ptx; do
     head -5 "$TMP/ptxas.err" | sed 's/^/  /'
   fi
 done
-echo "--trace-waits: $traced modules with p_trace assembled"
+echo "--trace-waits: $traced modules assembled, each with p_trace or across GPUs (untraced)"
 [ "$traced" -gt 100 ] || { echo "FAIL: too few traced modules ($traced)"; trace_failed=1; }
 status=0
 [ "$peer_failed" -eq 0 ] && [ "$trace_failed" -eq 0 ] || status=1
