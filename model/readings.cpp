@@ -74,6 +74,15 @@ const std::vector<DecisionInfo>& decisions() {
          "cp.async pipelines that publish their copies through the arrive-on alone"},
         {"relaxed", "the arrive-on of cp.async.mbarrier.arrive has no memory order (the text gives it none)",
          "", -1}}},
+      {Decision::D53, "D53",
+       {{"overtaken",
+         "the complete-tx of a bulk copy is not ordered after the issuing thread's earlier mbarrier "
+         "updates (an arrival still in flight may reach the object after it)",
+         "",},
+        {"ordered",
+         "the complete-tx of a bulk copy comes after every earlier event of the issuing thread, its "
+         "earlier arrivals on the same mbarrier included",
+         "a producer that arrives without expect_tx just before its copy", 1}}},
   };
   return kAll;
 }
@@ -142,7 +151,7 @@ bool asyncOp(const Instr& in, std::initializer_list<AsyncOp> ops) {
 
 std::vector<Decision> touched(const litmus::Test& test) {
   bool remoteTx = false, wait = false, tensormapHalf = false, asyncWrite = false, genericRead = false;
-  bool asyncAccess = false, arriveOn = false, copy = false, activemask = false;
+  bool asyncAccess = false, arriveOn = false, copy = false, activemask = false, mbarUpdate = false;
   std::set<int> ctas;
   for (const auto& t : test.threads) {
     ctas.insert(t.cta);
@@ -168,6 +177,11 @@ std::vector<Decision> touched(const litmus::Test& test) {
       activemask = activemask || (in.op == Opcode::Warp && in.warpOp == litmus::WarpOp::Activemask);
       // D44
       arriveOn = arriveOn || asyncOp(in, {AsyncOp::CpArrive, AsyncOp::CpArriveNoinc});
+      // D53: an mbarrier update a later complete-tx may overtake
+      mbarUpdate = mbarUpdate || (in.op == Opcode::Mbarrier && (in.mbarOp == litmus::MbarOp::Arrive ||
+                                                                in.mbarOp == litmus::MbarOp::ArriveDrop ||
+                                                                in.mbarOp == litmus::MbarOp::ExpectTx ||
+                                                                in.mbarOp == litmus::MbarOp::CompleteTx));
     }
   }
   remoteTx = remoteTx || (copy && ctas.size() > 1);
@@ -181,6 +195,7 @@ std::vector<Decision> touched(const litmus::Test& test) {
   if (!test.grids.empty() && asyncAccess) out.push_back(Decision::D39);
   if (activemask) out.push_back(Decision::D42);
   if (arriveOn) out.push_back(Decision::D44);
+  if ((copy || remoteTx) && mbarUpdate) out.push_back(Decision::D53);
   return out;
 }
 

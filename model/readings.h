@@ -18,8 +18,8 @@
 
 namespace model {
 
-enum class Decision : uint8_t { D30, D31, D36, D38, D39, D42, D44 };
-inline constexpr int kDecisions = 7;
+enum class Decision : uint8_t { D30, D31, D36, D38, D39, D42, D44, D53 };
+inline constexpr int kDecisions = 8;
 
 struct ReadingInfo {
   std::string_view name;

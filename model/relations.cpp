@@ -334,6 +334,12 @@ Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings) {
   s.ms = BitRel(n);
   s.msSync = BitRel(n);
   s.ppStatic = BitRel(n);
+  // D53 `overtaken`: the thread's own mbarrier updates (both halves of each RMW: an arrival, an
+  // expect-tx) are not before a later complete-tx of its asynchronous operations, on any object.
+  const bool overtaken = readings.is(Decision::D53, "overtaken");
+  std::vector<bool> mbarUpdate(n, false);
+  for (const auto& [r, w] : g.rmw)
+    if (ev[w].mbarrier && !ev[w].isAsync() && !ev[w].mbarrierInit) mbarUpdate[r] = mbarUpdate[w] = true;
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b) {
       if (a == b) continue;
@@ -348,7 +354,8 @@ Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings) {
       const bool tracked = before && x.cpAsync && y.arriveOnCopies;
       const bool po =
           (before && (x.async == y.async || ((!y.isAsync() || releases) && done))) || tracked;
-      const bool intoAsync = before && y.isAsync() && x.async != y.async && done;
+      const bool overtakes = overtaken && mbarUpdate[a] && y.mbarrier;
+      const bool intoAsync = before && y.isAsync() && x.async != y.async && done && !overtakes;
       s.po.set(a, b, po);
       s.poAsync.set(a, b, intoAsync);
       s.async = s.async || intoAsync;

@@ -116,7 +116,9 @@ def tma_family(S, K, C, family, what, W=1):
     tests.append(make("no-expect_tx", "reachable",
                       "§9.7.13.15.11: without expect_tx the last fill's phase completes on the "
                       "arrival alone, before the copy's complete-tx, so the read may see the "
-                      "stage's old value."))
+                      "stage's old value; and the complete-tx may reach the mbarrier before the "
+                      "arrival does (D53), leaving the phase short of bytes: the last wait never "
+                      "completes (the H200 hangs there, docs/findings.md F11).", "may-hang"))
     if K > S:
         tests.append(make("no-empty-wait", "reachable",
                           "The refill is not ordered after the consumer's read of the stage: the "

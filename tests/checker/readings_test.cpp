@@ -68,6 +68,26 @@ TEST_CASE("each reading switches the verdict of its catalogue test, in both engi
   }
 }
 
+// D53 changes whether an execution hangs, not the observation: a complete-tx that overtakes the
+// producer's arrival leaves the phase short of bytes (docs/findings.md F11).
+TEST_CASE("D53: the complete-tx overtaking an earlier arrival may hang the wait, in both engines") {
+  const litmus::Test t = litmus::parseFile(catalogue("async/TMA-load-arrive-before-copy-spin.yaml"));
+  for (checker::Engine e : {checker::Engine::Explicit, checker::Engine::Smt}) {
+    CAPTURE(checker::toString(e));
+    for (const char* reading : {"", "D53=ordered"}) {
+      CAPTURE(reading);
+      checker::Options o;
+      o.engine = e;
+      o.alternatives = false;
+      if (*reading) REQUIRE(model::choose(o.readings, reading) == "");
+      const litmus::Outcome out = checker::check(t, o).outcome;
+      REQUIRE(out.status == litmus::Status::Done);
+      CHECK(std::string(litmus::toString(out.observation())) == "Sometimes");
+      CHECK(std::string(out.liveness()) == (*reading ? "terminates" : "may-hang"));
+    }
+  }
+}
+
 TEST_CASE("check names the decision a verdict relies on and what the other reading gives") {
   const litmus::Test t = litmus::parseFile(catalogue("async/TMA-refill-after-generic-read-no-proxy-fence.yaml"));
   const litmus::Outcome o = checker::check(t, {}).outcome;
