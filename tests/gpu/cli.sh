@@ -293,15 +293,15 @@ check "untraced: no waits in the report" test "$(grep -c '^Waits' "$TMP/out")" -
 # --trace-waits: the fake's stuck launch writes its slots (P0 finished, P1 in the F2 loop, 3 lanes
 # of P1 still in the harness's spin barrier) into the host-mapped region, which outlives the
 # killed worker; the report and the JSON say where each litmus thread was.
-TMA=patterns/reference/tma-pipeline/tma-pipeline-S2-K3-no-expect_tx.yaml
-FAKE_CUDA_HANG="test tma-pipeline-S2-K3-no-expect_tx" FAKE_CUDA_TRACE="0:1:32,1:12:64,1:3:3" \
+TMA=patterns/reference/tma-pipeline/tma-pipeline-S2-K3.yaml
+FAKE_CUDA_HANG="test tma-pipeline-S2-K3" FAKE_CUDA_TRACE="0:1:32,1:12:64,1:3:3" \
   fake run --trace-waits -n 1000 --timeout 2 --json "$TMP/traced.json" "$TMA"
 check "trace: a timeout (exit 3)" test $RC -eq 3
 check "trace: the report's P0 line" has out "  P0: 1 (32) finished"
 check "trace: the report's P1 line" has out "  P1: 1 (3) at pre-stress and the spin barrier (harness); 2 (64) at F2: mbarrier.try_wait.parity.shared::cta.b64 %f2, [full0], 1 (line 48)"
 waits() { python3 -c 'import json,sys; w=json.loads(open(sys.argv[1]).readline())["waits"]; print(w if w is None else " ".join("%s/%d/%d" % (r["thread"], r["warps"], r["lanes"]) for r in w["sites"]))' "$1"; }
 check "trace: the JSON's waits" test "$(waits "$TMP/traced.json")" = "P0/1/32 P1/1/3 P1/2/64"
-FAKE_CUDA_HANG="test tma-pipeline-S2-K3-no-expect_tx" FAKE_CUDA_TRACE="0:1:32" \
+FAKE_CUDA_HANG="test tma-pipeline-S2-K3" FAKE_CUDA_TRACE="0:1:32" \
   fake run -n 1000 --timeout 2 --json "$TMP/untraced.json" "$TMA"
 check "trace: off by default (JSON waits null)" test "$(waits "$TMP/untraced.json")" = None
 fake run -n 1000 --sweep 0 "$MP"
