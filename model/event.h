@@ -54,6 +54,7 @@ struct Event {
   litmus::BarOp barOp = litmus::BarOp::None;
   bool atomic = false;  // performed by atom or red
   bool mbarrier = false;  // an access of an mbarrier object by an mbarrier operation (D28, D35)
+  bool plainArrive = false;  // both halves of an mbarrier arrival without expect-tx (D53)
   bool red = false;     // the read half of a red: not a "read" for acquire patterns (§8.8)
   // Asynchronous operations (§8.9.1.1, D30): the events of one cp.async.bulk, st.async or
   // red.async share `async` (>= 0; -1: not asynchronous). They come after the issuing thread's

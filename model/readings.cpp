@@ -76,8 +76,8 @@ const std::vector<DecisionInfo>& decisions() {
          "", -1}}},
       {Decision::D53, "D53",
        {{"overtaken",
-         "the complete-tx of a bulk copy is not ordered after the issuing thread's earlier mbarrier "
-         "updates (an arrival still in flight may reach the object after it)",
+         "the complete-tx of a bulk copy is not ordered after the issuing thread's earlier arrivals "
+         "without expect-tx on the same mbarrier (an arrival still in flight may reach it later)",
          "",},
         {"ordered",
          "the complete-tx of a bulk copy comes after every earlier event of the issuing thread, its "
@@ -151,10 +151,11 @@ bool asyncOp(const Instr& in, std::initializer_list<AsyncOp> ops) {
 
 std::vector<Decision> touched(const litmus::Test& test) {
   bool remoteTx = false, wait = false, tensormapHalf = false, asyncWrite = false, genericRead = false;
-  bool asyncAccess = false, arriveOn = false, copy = false, activemask = false, mbarUpdate = false;
+  bool asyncAccess = false, arriveOn = false, copy = false, activemask = false, overtakable = false;
   std::set<int> ctas;
   for (const auto& t : test.threads) {
     ctas.insert(t.cta);
+    bool plainArrive = false, txOp = false;  // D53, per thread: its own arrivals and copies
     for (const Instr& in : t.code) {
       // D30: a complete-tx that may land in another CTA than the issuer's (multicast, st.async,
       // red.async; a copy, where there are several CTAs), and a wait on an mbarrier
@@ -177,12 +178,12 @@ std::vector<Decision> touched(const litmus::Test& test) {
       activemask = activemask || (in.op == Opcode::Warp && in.warpOp == litmus::WarpOp::Activemask);
       // D44
       arriveOn = arriveOn || asyncOp(in, {AsyncOp::CpArrive, AsyncOp::CpArriveNoinc});
-      // D53: an mbarrier update a later complete-tx may overtake
-      mbarUpdate = mbarUpdate || (in.op == Opcode::Mbarrier && (in.mbarOp == litmus::MbarOp::Arrive ||
-                                                                in.mbarOp == litmus::MbarOp::ArriveDrop ||
-                                                                in.mbarOp == litmus::MbarOp::ExpectTx ||
-                                                                in.mbarOp == litmus::MbarOp::CompleteTx));
+      // D53: an arrival without expect-tx, which a later complete-tx may overtake
+      plainArrive = plainArrive || (in.op == Opcode::Mbarrier && !in.expectTx &&
+                                    (in.mbarOp == litmus::MbarOp::Arrive || in.mbarOp == litmus::MbarOp::ArriveDrop));
+      txOp = txOp || asyncOp(in, {AsyncOp::Copy, AsyncOp::TensorLoad, AsyncOp::Store, AsyncOp::Reduce});
     }
+    overtakable = overtakable || (plainArrive && txOp);
   }
   remoteTx = remoteTx || (copy && ctas.size() > 1);
   std::vector<Decision> out;
@@ -195,7 +196,7 @@ std::vector<Decision> touched(const litmus::Test& test) {
   if (!test.grids.empty() && asyncAccess) out.push_back(Decision::D39);
   if (activemask) out.push_back(Decision::D42);
   if (arriveOn) out.push_back(Decision::D44);
-  if ((copy || remoteTx) && mbarUpdate) out.push_back(Decision::D53);
+  if (overtakable) out.push_back(Decision::D53);
   return out;
 }
 

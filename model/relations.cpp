@@ -334,12 +334,11 @@ Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings) {
   s.ms = BitRel(n);
   s.msSync = BitRel(n);
   s.ppStatic = BitRel(n);
-  // D53 `overtaken`: the thread's own mbarrier updates (both halves of each RMW: an arrival, an
-  // expect-tx) are not before a later complete-tx of its asynchronous operations, on any object.
+  // D53 `overtaken`: the thread's own plain arrivals (both halves of the RMW) on an mbarrier are
+  // not before a later complete-tx of its asynchronous operations on that mbarrier. An arrival
+  // with expect-tx keeps its place: it commutes with the complete-tx (the phase cannot complete
+  // before it either way), so both orders would only multiply the executions.
   const bool overtaken = readings.is(Decision::D53, "overtaken");
-  std::vector<bool> mbarUpdate(n, false);
-  for (const auto& [r, w] : g.rmw)
-    if (ev[w].mbarrier && !ev[w].isAsync() && !ev[w].mbarrierInit) mbarUpdate[r] = mbarUpdate[w] = true;
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b) {
       if (a == b) continue;
@@ -354,7 +353,7 @@ Static<BitRel> staticRelations(const EventGraph& g, const Readings& readings) {
       const bool tracked = before && x.cpAsync && y.arriveOnCopies;
       const bool po =
           (before && (x.async == y.async || ((!y.isAsync() || releases) && done))) || tracked;
-      const bool overtakes = overtaken && mbarUpdate[a] && y.mbarrier;
+      const bool overtakes = overtaken && x.plainArrive && y.mbarrier && x.loc == y.loc;
       const bool intoAsync = before && y.isAsync() && x.async != y.async && done && !overtakes;
       s.po.set(a, b, po);
       s.poAsync.set(a, b, intoAsync);

@@ -195,6 +195,7 @@ void Interpreter::stepMbarrier(Path p, const Instr& in) {
     throw litmus::Error(in.loc, "'" + in.text + "': count " + std::to_string(n) + " out of range");
   Event w = memEvent(p, in, EventKind::Write, address);
   w.mbarrier = true;
+  r.plainArrive = w.plainArrive = arrive && !in.expectTx;
   const int rk = emitRmw(p, r, w, given ? taintOf(p, in.args[na]) : Taint{}, [&in, n](const Val& old) {
     return lift(old, [&in, n](int64_t v) { return mbarrierUpdate(in, v, n); });
   });
