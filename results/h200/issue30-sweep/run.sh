@@ -13,3 +13,5 @@ timeout 400 $L run --sweep 8 -n 1e9 --budget 2 --timeout 6 --json "$out/patterns
 echo "exit $?" >> "$out/patterns-sweep8.txt"
 gzip "$out/patterns-sweep8.json"
 grep -hE "^(Timing|Coverage|Summary|Test .*(timeout|error|hung|violation)|Fault)" "$out/patterns-sweep8.txt"
+# everything in one archive (the device returns a limited number of files)
+tar czf /tmp/r.tgz -C "$out" . && rm -f "$out"/*.profile && mv /tmp/r.tgz "$out/r.tgz"
