@@ -65,6 +65,10 @@ bool load(Api& api, std::string& why) {
             bind(api.lib, api.cuDriverGetVersion, "cuDriverGetVersion", false, why) &&
             bind(api.lib, api.cuTexObjectCreate, "cuTexObjectCreate", false, why) &&
             bind(api.lib, api.cuTexObjectDestroy, "cuTexObjectDestroy", false, why) &&
+            bind(api.lib, api.cuArray3DCreate, "cuArray3DCreate_v2", false, why) &&
+            bind(api.lib, api.cuArrayDestroy, "cuArrayDestroy", false, why) &&
+            bind(api.lib, api.cuSurfObjectCreate, "cuSurfObjectCreate", false, why) &&
+            bind(api.lib, api.cuSurfObjectDestroy, "cuSurfObjectDestroy", false, why) &&
             bind(api.lib, api.cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer", false, why) &&
             bind(api.lib, api.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess", false, why) &&
             bind(api.lib, api.cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute", false, why) &&

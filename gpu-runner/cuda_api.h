@@ -37,9 +37,22 @@ constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
 constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0;
 constexpr int CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 3;
 constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
+constexpr int CU_RESOURCE_TYPE_ARRAY = 0;
 constexpr int CU_RESOURCE_TYPE_LINEAR = 2;
 constexpr int CU_AD_FORMAT_UNSIGNED_INT32 = 3;
 constexpr unsigned CU_TRSF_READ_AS_INTEGER = 1;
+constexpr unsigned CUDA_ARRAY3D_SURFACE_LDST = 0x02;
+using CUarray = void*;
+using CUsurfObject = unsigned long long;
+
+// A 2D CUDA array of 32-bit unsigned elements that surfaces write: the memory of locations that
+// a test names only through surface (and texture) aliases (docs/gpu-runner.md, "Surfaces").
+struct ArrayDesc {  // CUDA_ARRAY3D_DESCRIPTOR
+  size_t width, height, depth;
+  int format;
+  unsigned numChannels;
+  unsigned flags;
+};
 
 // A texture object over linear memory, for a location's texture alias (docs/gpu-runner.md, "What
 // is refused"): 32-bit unsigned elements, one channel, point sampling, read as integers.
@@ -52,6 +65,9 @@ struct ResourceDesc {  // CUDA_RESOURCE_DESC
       unsigned numChannels;
       size_t sizeInBytes;
     } linear;
+    struct {
+      CUarray hArray;
+    } array;
     int reserved[32];
   } res;
   unsigned flags;
@@ -162,6 +178,11 @@ struct Api {
   // Texture objects, for texture aliases. Optional: such a test fails with the missing name.
   CUresult (*cuTexObjectCreate)(CUtexObject*, const ResourceDesc*, const TextureDesc*, const void*) = nullptr;
   CUresult (*cuTexObjectDestroy)(CUtexObject) = nullptr;
+  // CUDA arrays and surface objects, for surface aliases. Optional as texture objects are.
+  CUresult (*cuArray3DCreate)(CUarray*, const ArrayDesc*) = nullptr;  // _v2
+  CUresult (*cuArrayDestroy)(CUarray) = nullptr;
+  CUresult (*cuSurfObjectCreate)(CUsurfObject*, const ResourceDesc*) = nullptr;
+  CUresult (*cuSurfObjectDestroy)(CUsurfObject) = nullptr;
   // Peer access, for tests across GPUs (docs/gpu-runner.md, "Several GPUs"). Optional: such a test
   // is refused when the driver lacks them; without the attribute query, atomics are not checked.
   CUresult (*cuDeviceCanAccessPeer)(int*, CUdevice, CUdevice) = nullptr;

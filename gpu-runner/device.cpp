@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "gpu-runner/ptx_gen.h"
+
 namespace gpu {
 
 using cuda::CUdeviceptr;
@@ -132,6 +134,10 @@ void Device::release() {
   select(0);
   for (cuda::CUtexObject t : textures_) api_.cuTexObjectDestroy(t);
   textures_.clear();
+  for (cuda::CUsurfObject sf : surfaces_) api_.cuSurfObjectDestroy(sf);
+  surfaces_.clear();
+  for (cuda::CUarray a : arrays_) api_.cuArrayDestroy(a);
+  arrays_.clear();
   for (CUdeviceptr p : allocations_) api_.cuMemFree(p);
   for (const auto& [p, bytes] : reserved_) {
     api_.cuMemUnmap(p, bytes);
@@ -277,6 +283,36 @@ cuda::CUtexObject Device::texture(CUdeviceptr p, uint64_t bytes) {
         "cuTexObjectCreate (a texture over " + std::to_string(bytes) + " bytes of locations)");
   textures_.push_back(t);
   return t;
+}
+
+// Not zeroed: the tally writes every element a test uses before the first launch (kTallyInit).
+Device::Image Device::surfaceArray(uint64_t bytes, bool withTexture) {
+  if (!api_.cuArray3DCreate || !api_.cuArrayDestroy || !api_.cuSurfObjectCreate || !api_.cuSurfObjectDestroy ||
+      (withTexture && (!api_.cuTexObjectCreate || !api_.cuTexObjectDestroy)))
+    throw DriverError{RunStatus::NoDevice, "the test has a surface alias, which needs the driver's cuArray3DCreate "
+                                           "and cuSurfObjectCreate"};
+  select(0);
+  const uint64_t row = uint64_t{1} << kArrayRowShift, elements = std::max<uint64_t>(bytes / 4, 1);
+  cuda::ArrayDesc desc{row, (elements + row - 1) / row, 0, cuda::CU_AD_FORMAT_UNSIGNED_INT32, 1,
+                       cuda::CUDA_ARRAY3D_SURFACE_LDST};
+  cuda::CUarray a = nullptr;
+  check(api_.cuArray3DCreate(&a, &desc),
+        "cuArray3DCreate (a surface array of " + std::to_string(row) + " x " + std::to_string(desc.height) + ")");
+  arrays_.push_back(a);
+  cuda::ResourceDesc res{};
+  res.resType = cuda::CU_RESOURCE_TYPE_ARRAY;
+  res.res.array.hArray = a;
+  Image image;
+  check(api_.cuSurfObjectCreate(&image.surface, &res), "cuSurfObjectCreate");
+  surfaces_.push_back(image.surface);
+  if (withTexture) {  // point sampling, unnormalised coordinates (clamped: wrap needs normalised), integers
+    cuda::TextureDesc tex{};
+    tex.addressMode[0] = tex.addressMode[1] = 1;  // CU_TR_ADDRESS_MODE_CLAMP
+    tex.flags = cuda::CU_TRSF_READ_AS_INTEGER;
+    check(api_.cuTexObjectCreate(&image.texture, &res, &tex, nullptr), "cuTexObjectCreate (over the surface array)");
+    textures_.push_back(image.texture);
+  }
+  return image;
 }
 
 void Device::launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args,

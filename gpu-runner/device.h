@@ -64,6 +64,13 @@ class Device {
   // A texture object over `bytes` of a buffer on the first device, as 32-bit elements; destroyed
   // by release().
   cuda::CUtexObject texture(cuda::CUdeviceptr p, uint64_t bytes);
+  // A 2D CUDA array of at least `bytes` / 4 32-bit elements in rows of 2^kArrayRowShift, zeroed,
+  // with a surface object over it and (withTexture) a texture object; destroyed by release().
+  struct Image {
+    cuda::CUsurfObject surface = 0;
+    cuda::CUtexObject texture = 0;
+  };
+  Image surfaceArray(uint64_t bytes, bool withTexture);
   // On the current device. clusterSize 0: a plain launch; `programmatic`: it may overlap the
   // previous one in the stream (docs/gpu-runner.md, "Grids").
   void launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args,
@@ -99,6 +106,8 @@ class Device {
   std::vector<std::pair<cuda::CUdeviceptr, uint64_t>> reserved_;  // address ranges of allocTwice
   std::vector<cuda::CUmemGenericAllocationHandle> handles_;
   std::vector<cuda::CUtexObject> textures_;
+  std::vector<cuda::CUsurfObject> surfaces_;
+  std::vector<cuda::CUarray> arrays_;
   void* mappedHost_ = nullptr;  // hostMapped: the registered memory and its device address
   cuda::CUdeviceptr mapped_ = 0;
   std::mutex jitMu_;  // compiler_ (its creation), ahead_, jitDir_

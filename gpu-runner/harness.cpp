@@ -30,6 +30,7 @@ namespace {
 struct Buffers {
   CUdeviceptr loc[2] = {0, 0}, res = 0, shout = 0, spin = 0, scratch = 0, table = 0;
   cuda::CUtexObject tex[2] = {0, 0};  // texture aliases: loc[i] as a texture
+  Device::Image image[2];             // surface aliases: the array that shadows loc[i]
   uint64_t tableBytes = 0;
   uint64_t aliasSpan = 0;  // tests with aliases: where the second mapping of the locations starts
   CUdeviceptr trace = 0;   // --trace-waits: the host-mapped slots (wait_trace.h); 0: not traced
@@ -46,6 +47,8 @@ Buffers allocate(Device& d, const Job& job, const Shape& shape, const RunOptions
                       : d.alloc(locationBytes(shape, o.profile));
   if (job.texture)
     for (int i = 0; i < 2; ++i) b.tex[i] = d.texture(b.loc[i], locationBytes(shape, o.profile));
+  if (job.surface)
+    for (Device::Image& image : b.image) image = d.surfaceArray(locationBytes(shape, o.profile), job.arrayTexture);
   if (b.aliasSpan > UINT32_MAX)
     throw DriverError{RunStatus::Error, "the location buffer is too large for an alias offset"};
   b.res = d.alloc(n * static_cast<uint64_t>(std::max(1, job.regResults)) * kResultSlotBytes);
@@ -57,13 +60,18 @@ Buffers allocate(Device& d, const Job& job, const Shape& shape, const RunOptions
   return b;
 }
 
-void launchTally(Device& d, Buffers& b, CUdeviceptr cur, CUdeviceptr next, uint32_t mode, Launch& now,
+// Buffer i's surface array goes with it (ptx_tally.cpp: p_surf, p_nsurf after the others).
+void launchTally(Device& d, Buffers& b, const Job& job, int cur, int next, uint32_t mode, Launch& now,
                  Launch& following) {
   uint32_t m = mode;
-  void* args[] = {
-      &cur, &next, &b.res, &b.shout, &b.spin, &b.table, &m, now.words.data(), following.words.data()};
+  std::vector<void*> args = {
+      &b.loc[cur], &b.loc[next], &b.res, &b.shout, &b.spin, &b.table, &m, now.words.data(), following.words.data()};
+  if (job.surface) {
+    args.push_back(&b.image[cur].surface);
+    args.push_back(&b.image[next].surface);
+  }
   const uint64_t threads = std::max<uint64_t>(now.words[kN], following.words[kN]);
-  d.launch(d.tallyKernel(), static_cast<uint32_t>((threads + 255) / 256), 256, 0, args);
+  d.launch(d.tallyKernel(), static_cast<uint32_t>((threads + 255) / 256), 256, 0, args.data());
 }
 
 // With a budget, the launch queue is drained now and then so that the clock says how much GPU time
@@ -111,16 +119,16 @@ void synchronizeAll(Device& d) {
 // waited for, so that the test GPUs' roles run at the same time. Every device gets the same
 // record; a test across GPUs has one more parameter, p_gpu: device i plays test GPU i, and the
 // roles of the other test GPUs leave at once.
-void launchTests(Device& d, Buffers& b, const Job& job, const Shape& shape, Launch& cur, CUdeviceptr here) {
+void launchTests(Device& d, Buffers& b, const Job& job, const Shape& shape, Launch& cur, int buffer) {
   uint32_t gpu = 0;
-  // the last parameter: p_gpu of a test across GPUs, or p_tex of one with a texture alias (never both)
-  cuda::CUtexObject tex = here == b.loc[0] ? b.tex[0] : b.tex[1];
-  void* last = job.texture ? static_cast<void*>(&tex) : static_cast<void*>(&gpu);
-  std::vector<void*> args = {&here, &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data(), last};
-  if (b.trace) {  // p_trace follows p_tex (a test with p_gpu is not traced)
-    if (!job.texture) args.pop_back();
-    args.push_back(&b.trace);
-  }
+  // the kernel's optional parameters in its order (ptx_kernel.cpp): p_gpu of a test across GPUs,
+  // p_tex, p_surf and p_atex of one with images (never with p_gpu), p_trace of a traced one
+  std::vector<void*> args = {&b.loc[buffer], &b.res, &b.shout, &b.spin, &b.scratch, cur.words.data()};
+  if (job.gpus > 1) args.push_back(&gpu);
+  if (job.texture) args.push_back(&b.tex[buffer]);
+  if (job.surface) args.push_back(&b.image[buffer].surface);
+  if (job.arrayTexture) args.push_back(&b.image[buffer].texture);
+  if (b.trace) args.push_back(&b.trace);
   for (int i = 0; i < d.gpus(); ++i) {
     d.select(i);
     gpu = static_cast<uint32_t>(i);
@@ -142,7 +150,7 @@ void launchLoop(Device& d, Buffers& b, const Job& job, const Shape& shape, const
   Launch none{}, cur = drawLaunch(shape, o.profile, rng);
   cur.words[kAliasSpan] = static_cast<uint32_t>(b.aliasSpan);
   cur.words[kEpoch] = 1;
-  launchTally(d, b, b.loc[1], b.loc[0], kTallyInit, none, cur);
+  launchTally(d, b, job, 1, 0, kTallyInit, none, cur);
   synchronizeAll(d);
   const auto start = std::chrono::steady_clock::now();
   auto lastProgress = start;
@@ -159,9 +167,9 @@ void launchLoop(Device& d, Buffers& b, const Job& job, const Shape& shape, const
     next.words[kAliasSpan] = static_cast<uint32_t>(b.aliasSpan);
     // Launches are numbered from 1 (the sentinel is 0); 2^32 - 1 launches are far beyond any run.
     next.words[kEpoch] = static_cast<uint32_t>(std::max<uint64_t>(1, (e + 2) & 0xffffffffu));
-    CUdeviceptr here = b.loc[e % 2], there = b.loc[(e + 1) % 2];
+    const int here = static_cast<int>(e % 2), there = 1 - here;
     launchTests(d, b, job, shape, cur, here);
-    launchTally(d, b, here, there, kTallyRead | kTallyInit, cur, next);
+    launchTally(d, b, job, here, there, kTallyRead | kTallyInit, cur, next);
     if (d.gpus() > 1) d.synchronize(0);
     r.instances += cur.instances;
     ++r.launches;
@@ -253,6 +261,8 @@ Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const R
   j.aliases = std::any_of(plan.locs.begin(), plan.locs.end(),
                           [](const LocPlan& l) { return l.aliasOf >= 0 && !l.texture; });
   j.texture = plan.hasTexture();
+  j.surface = plan.hasSurface();
+  j.arrayTexture = plan.hasArrayTexture();
   j.regResults = plan.regResults;
   j.sharedResults = plan.sharedResults;
   j.observed = static_cast<int>(plan.observed.size());

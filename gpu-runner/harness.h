@@ -20,6 +20,9 @@ struct Job {
   Shape shape;
   bool aliases = false;  // some location is a generic alias: buffers are mapped twice
   bool texture = false;  // some location is a texture alias: a texture object over each buffer (p_tex)
+  // Some location is a surface alias: a surface array per buffer (p_surf); arrayTexture: a texture
+  // alias of a location in it, a texture object over each array (p_atex). ptx_body_image.cpp.
+  bool surface = false, arrayTexture = false;
   int regResults = 0, sharedResults = 0;
   int observed = 0;  // observed terms: the histogram key's width
   std::vector<bool> gridProgrammatic{false};

@@ -561,6 +561,7 @@ Plan makePlan(const Test& test) {
   Plan plan;
   refuseNewerArchitecture(test);
   refuseUndefined(test);
+  refuseModelOnly(test);
   buildRoles(test, plan);
   planGpus(test, plan);
   planGrids(test, plan);

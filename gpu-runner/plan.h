@@ -50,6 +50,12 @@ struct LocPlan {
   // With aliasOf: a texture alias, read with tex.1d through a texture object over the location
   // buffer (the kernel's p_tex) at the element of aliasOf's address; no second mapping.
   bool texture = false;
+  // With aliasOf: a surface alias, read and written with suld/sust through a surface object over
+  // a CUDA array that shadows the location buffer element for element (the kernel's p_surf).
+  bool surface = false;
+  // A location the test names only through surface and texture aliases: its memory is the
+  // array's element (docs/gpu-runner.md, "Surfaces"); its word in the location buffer is unused.
+  bool inArray = false;
   // A tensor map (`tensormap:`): the harness encodes it (cuTensorMapEncodeTiled) as the
   // map template `tensorMap` of the module, and the tally copies it into every instance's slot,
   // pointed at the instance's slot of location `tensor` (ptx_body_tensor.cpp). -1: no map.
@@ -140,8 +146,17 @@ struct Plan {
   std::vector<RolePlan> roles;
   std::vector<ThreadPlan> threads;
   std::vector<LocPlan> locs;
-  bool hasTexture() const {  // a texture alias: the kernel takes a texture object (p_tex)
-    return std::any_of(locs.begin(), locs.end(), [](const LocPlan& l) { return l.texture; });
+  bool hasTexture() const {  // a texture alias of a buffer location: the kernel takes p_tex
+    return std::any_of(locs.begin(), locs.end(), [&](const LocPlan& l) { return l.texture && !aliased(l).inArray; });
+  }
+  bool hasSurface() const {  // a surface alias: the kernel takes p_surf, the tally p_surf and p_nsurf
+    return std::any_of(locs.begin(), locs.end(), [](const LocPlan& l) { return l.surface; });
+  }
+  bool hasArrayTexture() const {  // a texture alias of a location in the array: the kernel takes p_atex
+    return std::any_of(locs.begin(), locs.end(), [&](const LocPlan& l) { return l.texture && aliased(l).inArray; });
+  }
+  const LocPlan& aliased(const LocPlan& l) const {  // an alias's target, else l
+    return l.aliasOf >= 0 ? locs[static_cast<size_t>(l.aliasOf)] : l;
   }
   std::vector<ObsPlan> observed;
   // Result slots per instance (kResultSlotBytes each, ptx_gen.h): observed registers and done
@@ -185,8 +200,13 @@ std::string minimumVersion(const litmus::Test& test);
 std::string minimumTarget(const litmus::Test& test);
 void refuseNewerArchitecture(const litmus::Test& test);
 void refuseUndefined(const litmus::Test& test);
+// Herd's fences of Dat3M's model with no PTX instruction (fence.proxy.texture, .surface,
+// .constant): why, or "" for any other instruction; refuseModelOnly throws it for the first.
+std::string noPtxForm(const litmus::Instr& in);
+void refuseModelOnly(const litmus::Test& test);
 // Aliases (plan_rules.cpp): a generic alias is its target's memory at the buffer's second
-// mapping; the other proxies are refused, each with its reason.
+// mapping; texture and surface aliases read images (ptx_body_image.cpp); the constant proxy is
+// refused when the test writes the location.
 void planAliases(const litmus::Test& test, Plan& plan, const std::map<std::string, int>& byName);
 // A thread that executes wgmma or setmaxnreg runs as a warpgroup of four warps (ThreadPlan).
 bool isWarpgroupThread(const litmus::Thread& t);

@@ -6,6 +6,7 @@
 
 #include "gpu-runner/plan.h"
 #include "litmus/instructions.h"
+#include "litmus/ptx_format.h"
 
 namespace gpu {
 
@@ -130,6 +131,23 @@ void refuseUndefined(const Test& test) {
   }
 }
 
+// Herd's proxy fences of Dat3M's model (docs/format.md 3.1): the model orders the texture,
+// surface and constant views with them, PTX has no such instruction.
+std::string noPtxForm(const Instr& in) {
+  using K = litmus::FenceProxyKind;
+  if (in.op != Opcode::FenceProxy) return "";
+  if (in.proxyKind != K::Texture && in.proxyKind != K::Surface && in.proxyKind != K::Constant) return "";
+  return "fence.proxy." + std::string(litmus::toString(in.proxyKind)) +
+         " is the model's (Dat3M's) fence; PTX has no such instruction";
+}
+
+void refuseModelOnly(const Test& test) {
+  for (const litmus::Thread& t : test.threads)
+    for (const Instr& in : t.code)
+      if (std::string why = noPtxForm(in); !why.empty())
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': " + why);
+}
+
 }  // namespace gpu
 
 namespace gpu {
@@ -208,26 +226,69 @@ bool written(const Test& test, const std::set<std::string>& names) {
   return false;
 }
 
+// Is one of `names` named by an instruction other than through its address operand's alias?
+bool named(const Test& test, const std::set<std::string>& names) {
+  for (const litmus::Thread& t : test.threads)
+    for (const litmus::Instr& in : t.code)
+      for (const litmus::Operand& a : in.args)
+        if (a.kind != litmus::Operand::Kind::Reg && names.count(a.name)) return true;
+  return false;
+}
+
+int root(const Test& test, const std::map<std::string, int>& byName, const std::string& name) {
+  int target = byName.at(name);
+  while (!test.locations[static_cast<size_t>(target)].aliasOf.empty())
+    target = byName.at(test.locations[static_cast<size_t>(target)].aliasOf);
+  return target;
+}
+
+// The targets of surface aliases go into the surface array (ptx_body_image.cpp) when the test
+// names them only through surface and texture aliases: a CUDA array is all a surface reaches, and
+// no global address reaches an array (the driver backs one only with tile-pool memory, which
+// cuMemMap refuses to map at an address: CUDA_ERROR_INVALID_VALUE on an H200, docs/findings.md F14).
+void planArrays(const Test& test, Plan& plan, const std::map<std::string, int>& byName) {
+  for (const litmus::Location& loc : test.locations) {
+    if (loc.aliasProxy != litmus::Proxy::Surface || loc.aliasOf.empty()) continue;
+    const int target = root(test, byName, loc.aliasOf);
+    const litmus::Location& x = test.locations[static_cast<size_t>(target)];
+    const std::string what = "location '" + loc.name + "' is a surface alias of '" + x.name + "'";
+    std::set<std::string> direct = {x.name};
+    for (const litmus::Location& other : test.locations)
+      if (!other.aliasOf.empty() && root(test, byName, other.aliasOf) == target &&
+          other.aliasProxy != litmus::Proxy::Surface && other.aliasProxy != litmus::Proxy::Texture)
+        direct.insert(other.name);
+    if (named(test, direct))
+      throw Error(loc.loc, what + ", which the test also names directly; a surface reads and writes a CUDA array, "
+                               "and no global address reaches an array's memory (the driver backs arrays only "
+                               "with tile-pool memory and will not map that at an address)");
+    if (plan.locs[static_cast<size_t>(target)].shared)
+      throw Error(loc.loc, what + "; a surface reads and writes a CUDA array in global memory, not shared memory");
+    if (plan.gpus > 1)
+      throw Error(loc.loc, what + "; the GPU runner makes surface objects for tests on one GPU only");
+    plan.locs[static_cast<size_t>(target)].inArray = true;
+  }
+}
+
 }  // namespace
 
 // A generic alias is the location's memory seen through the buffer's second mapping (harness.cpp),
 // so one alias per global location. A texture alias is a texture object over the location buffer
-// (harness.cpp, ptx_body.cpp), read at the location's element. A surface and a constant bank have
-// no form that aliases memory the test's threads write.
+// (harness.cpp, ptx_body_image.cpp), read at the location's element, or over the surface array
+// when its target lives there; a surface alias is a surface object over that array (planArrays).
+// A constant bank has no form that aliases memory the test's threads write.
 void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>& byName) {
+  planArrays(test, plan, byName);
   std::set<int> aliased;
   for (size_t v = 0; v < test.locations.size(); ++v) {
     const litmus::Location& loc = test.locations[v];
     if (loc.aliasOf.empty()) continue;
     const std::string what = "location '" + loc.name + "' is an alias of '" + loc.aliasOf + "'";
-    int target = byName.at(loc.aliasOf);
-    while (!test.locations[static_cast<size_t>(target)].aliasOf.empty())
-      target = byName.at(test.locations[static_cast<size_t>(target)].aliasOf);
-    // a surface reads and writes a CUDA array (cuSurfObjectCreate takes CU_RESOURCE_TYPE_ARRAY
-    // only), which no global or generic address reaches: the hardware has no such alias
-    if (loc.aliasProxy == litmus::Proxy::Surface)
-      throw Error(loc.loc, what + " through the surface proxy; a surface object on the GPU reads and writes a CUDA "
-                               "array, which no global address reaches, so no hardware surface aliases a location");
+    const int target = root(test, byName, loc.aliasOf);
+    if (loc.aliasProxy == litmus::Proxy::Surface) {
+      plan.locs[v].aliasOf = target;
+      plan.locs[v].surface = true;
+      continue;
+    }
     // the constant bank of a launch is written by the host before it (cuModuleGetGlobal and a copy)
     // and is read-only to the kernel: no store of a running thread reaches a constant view
     if (loc.aliasProxy == litmus::Proxy::Constant && written(test, {loc.name, loc.aliasOf}))
@@ -237,7 +298,7 @@ void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>&
     const bool texture = loc.aliasProxy == litmus::Proxy::Texture;
     if (loc.aliasProxy != litmus::Proxy::Generic && !texture)
       throw Error(loc.loc, what + " through the " + litmus::toString(loc.aliasProxy) +
-                               " proxy; the GPU runner has no such alias (only generic and texture ones)");
+                               " proxy; the GPU runner has no such alias (only generic, texture and surface ones)");
     if (plan.locs[v].shared || plan.locs[static_cast<size_t>(target)].shared)
       throw Error(loc.loc, what + (texture ? "; a texture object reads global memory only"
                                            : "; the GPU runner maps only global memory twice"));

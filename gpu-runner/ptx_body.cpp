@@ -261,49 +261,10 @@ std::string BodyEmitter::accessType(Type t) {
   }
 }
 
-// The location a texture alias names, or null when `in` addresses no texture alias.
-const LocPlan* BodyEmitter::textureAlias(const Instr& in) const {
-  for (const litmus::Operand& a : in.args)
-    if (a.kind == litmus::Operand::Kind::Addr && locOf(a).texture) return &locOf(a);
-  return nullptr;
-}
-
-void BodyEmitter::checkProxy(const Instr& in) const {
-  const bool nc =
-      in.proxy == litmus::Proxy::Texture && in.op == Opcode::Ld && in.space == litmus::Space::Global;
-  if (const LocPlan* t = textureAlias(in);
-      t && !(in.proxy == litmus::Proxy::Texture && in.op == Opcode::Ld && in.space != litmus::Space::Global))
-    refuse(in, "'" + t->name + "' is a texture alias: the GPU runner reads it with tld only");
-  if (in.proxy == litmus::Proxy::Texture && in.op == Opcode::Ld && textureAlias(in)) return;
-  if (in.proxy != litmus::Proxy::Generic && !nc)
-    refuse(in, std::string("accesses through the ") + litmus::toString(in.proxy) +
-                   " proxy are herd pseudo-instructions with no PTX form (tex/suld/sust address images)");
-}
-
-// tld through a texture alias: the texture object p_tex over the launch's location buffer, at the
-// 32-bit element of the alias's target ((address - p_loc) / 4), fetched with tex.1d as tex1Dfetch is.
-void BodyEmitter::texLoad(const Instr& in, const LocPlan& l) {
-  if (in.type != Type::U32 && in.type != Type::S32 && in.type != Type::B32)
-    refuse(in, "a texture alias is read as 32-bit integers (tld.u32, .s32 or .b32)");
-  const std::string g = memGuard(in);
-  const std::string base = x(), off = x(), tex = x(), idx = w();
-  const size_t v = static_cast<size_t>(&l - plan_.locs.data());
-  const int64_t byte = in.args[1].imm;
-  out_.op(g + "ld.param.u64 " + base + ", [p_loc]");
-  out_.op(g + "cvta.to.global.u64 " + base + ", " + base);
-  out_.op(g + "sub.u64 " + off + ", %a" + std::to_string(v) + ", " + base);
-  if (byte) out_.op(g + "add.u64 " + off + ", " + off + ", " + std::to_string(byte));
-  out_.op(g + "shr.u64 " + off + ", " + off + ", 2");
-  out_.op(g + "cvt.u32.u64 " + idx + ", " + off);
-  out_.op(g + "ld.param.u64 " + tex + ", [p_tex]");
-  const std::string t = w(), y = w(), z = w(), u = w();  // x, then the unused y, z, w components
-  out_.op(g + "tex.1d.v4.u32.s32 {" + t + ", " + y + ", " + z + ", " + u + "}, [" + tex + ", {" + idx + "}]");
-  widen(reg(in.args[0].name), t, 32, in.type, g);
-}
-
 void BodyEmitter::ld(const Instr& in) {
   checkProxy(in);
-  if (const LocPlan* t = textureAlias(in)) return texLoad(in, *t);
+  if (const LocPlan* t = imageAlias(in, true)) return texLoad(in, *t);
+  if (const LocPlan* t = imageAlias(in, false)) return surfaceLoad(in, *t);
   const std::string g = memGuard(in);
   const std::string nc = in.proxy == litmus::Proxy::Texture ? ".nc" : "";
   const std::string mn = "ld" + order(in) + space(in) + nc + "." + accessType(in.type);
@@ -319,6 +280,7 @@ void BodyEmitter::ld(const Instr& in) {
 
 void BodyEmitter::st(const Instr& in) {
   checkProxy(in);
+  if (const LocPlan* t = imageAlias(in, false)) return surfaceStore(in, *t);
   const std::string g = memGuard(in);
   const std::string mn = "st" + order(in) + space(in) + "." + accessType(in.type);
   const Operand& v = in.args[1];

@@ -47,9 +47,7 @@ void BodyEmitter::fenceProxy(const Instr& in) {
                           : ""));
     case K::Texture:
     case K::Surface:
-    case K::Constant:
-      refuse(in, "fence.proxy." + std::string(litmus::toString(in.proxyKind)) +
-                     " is the model's (Dat3M's) fence; PTX has no such instruction");
+    case K::Constant: refuse(in, noPtxForm(in));  // refused by makePlan first
     default: refuse(in, "this proxy fence is not supported by the runner yet");
   }
   out_.op(memGuard(in) + "fence.proxy." + litmus::toString(in.proxyKind));

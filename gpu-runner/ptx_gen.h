@@ -20,6 +20,9 @@ namespace gpu {
 // 0 or an older launch's tag and is reported as not recorded. Tags are never values: the sentinel
 // and the tags live in a word no test instruction writes, so no test can produce a collision.
 constexpr int kResultSlotBytes = 16;
+// The surface array's rows (device.cpp, ptx_body_image.cpp): 2^14 32-bit elements, so element e
+// of the location buffer is the array's (e mod 2^14, e / 2^14).
+constexpr int kArrayRowShift = 14;
 constexpr uint64_t kTagMark = 0x7a6c000000000000ULL;  // tag = kTagMark | epoch (kEpoch, >= 1)
 
 // Histogram table: kTableEntries entries of tableEntryBytes(plan) bytes (a u32 state: 0 empty,

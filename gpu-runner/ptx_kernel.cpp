@@ -209,7 +209,7 @@ void emitLocations(PtxText& out, const Plan& plan) {
     const LocPlan& l = plan.locs[v];
     if (l.aliasOf < 0) continue;
     const std::string sv = num(static_cast<int64_t>(v));
-    if (l.texture) {  // a texture alias: tex.1d reads its target's element (ptx_body.cpp, texLoad)
+    if (l.texture || l.surface) {  // its target's element, read through an image (ptx_body_image.cpp)
       for (const char* r : {"%g", "%a"}) out.op(std::string("mov.u64 ") + r + sv + ", " + r + num(l.aliasOf));
       continue;
     }
@@ -525,9 +525,12 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
       ".visible .entry litmus_test(\n\t.param .u64 p_loc,\n\t.param .u64 p_res,\n\t.param .u64 p_shout,\n"
       "\t.param .u64 p_spin,\n\t.param .u64 p_scratch,\n\t.param .align 4 .b8 p_lp[" +
       num(4 * kLaunchWords) + "]");
-  // p_gpu: the device's test GPU (docs/gpu-runner.md, "Several GPUs"); p_tex: see harness.cpp
+  // p_gpu: the device's test GPU (docs/gpu-runner.md, "Several GPUs"); p_tex, p_surf, p_atex: images
+  // (ptx_body_image.cpp), in the order harness.cpp passes them
   if (plan.gpus > 1) out.raw(",\n\t.param .u32 p_gpu");
   if (plan.hasTexture()) out.raw(",\n\t.param .u64 p_tex");
+  if (plan.hasSurface()) out.raw(",\n\t.param .u64 p_surf");
+  if (plan.hasArrayTexture()) out.raw(",\n\t.param .u64 p_atex");
   if (plan.tracing()) out.raw(",\n\t.param .u64 p_trace");  // after the others (harness.cpp)
   out.raw("\n)\n{\n");
   declareHarness(out, plan);

@@ -37,6 +37,18 @@ void readSlot(PtxText& out, const std::string& value, const std::string& mask, i
   out.op("@%h_valid st.global.u64 [%h_A+8], 0");
 }
 
+// A location in the surface array (ptx_body_image.cpp): the element of %h_A + offset in the buffer
+// at `base`, as the array's (x in bytes, y) in %h_c and %h_d.
+void arrayElement(PtxText& out, const std::string& base, int offset) {
+  out.op("sub.u64 %h_W, %h_A, " + base);
+  if (offset) out.op("add.u64 %h_W, %h_W, " + num(offset));
+  out.op("shr.u64 %h_W, %h_W, 2");
+  out.op("cvt.u32.u64 %h_c, %h_W");
+  out.op("shr.u32 %h_d, %h_c, " + num(kArrayRowShift));
+  out.op("and.b32 %h_c, %h_c, " + num((1 << kArrayRowShift) - 1));
+  out.op("shl.b32 %h_c, %h_c, 2");
+}
+
 void emitKeys(PtxText& out, const Plan& plan) {
   const size_t m = plan.observed.size();
   const std::string terms = k(m), threads = k(m + 1);
@@ -50,6 +62,13 @@ void emitKeys(PtxText& out, const Plan& plan) {
       const LocPlan& l = plan.locs[static_cast<size_t>(o.loc)];
       const Element& e = l.elements[static_cast<size_t>(o.elem)];
       emitSlotAddress(out, "p_lp", l.index, plan.shape.globalLocations, "%h_n32", "%h_loc", "%h_A");
+      if (l.inArray) {  // 32-bit elements only (plan_rules.cpp)
+        arrayElement(out, "%h_loc", e.offset);
+        out.op("@%h_valid suld.b.2d.b32.trap {%h_x}, [%h_surf, {%h_c, %h_d}]");
+        out.op("cvt.u64.u32 " + k(i) + ", %h_x");
+        signExtend(out, k(i), e);
+        continue;
+      }
       out.op("@%h_valid ld.global.u" + num(std::min(e.bytes, 8) * 8) + " " + k(i) + ", [%h_A+" +
              num(e.offset) + "]");
       signExtend(out, k(i), e);
@@ -80,6 +99,12 @@ void emitInitNext(PtxText& out, const Plan& plan) {
     if (l.tensorMap >= 0) emitTensorMapInit(out, plan, l);  // ptx_body_tensor.cpp
     for (const Element& e : l.elements) {
       if (e.bytes == 0) continue;
+      if (l.inArray) {  // the array's element, which the test's surface and texture aliases see
+        arrayElement(out, "%h_next", e.offset);
+        out.op("mov.b32 %h_x, " + hex(static_cast<uint64_t>(e.init) & 0xffffffff));
+        out.op("@%h_init sust.b.2d.b32.trap [%h_nsurf, {%h_c, %h_d}], {%h_x}");
+        continue;
+      }
       const std::string at = "[%h_A+" + num(e.offset) + "]";
       const uint64_t v = static_cast<uint64_t>(e.init);
       if (e.bytes == 16) {
@@ -173,7 +198,8 @@ void emitTallyKernel(PtxText& out, const Plan& plan) {
       ".visible .entry litmus_tally(\n\t.param .u64 p_loc,\n\t.param .u64 p_next,\n\t.param .u64 p_res,\n"
       "\t.param .u64 p_shout,\n\t.param .u64 p_spin,\n\t.param .u64 p_table,\n\t.param .u32 p_mode,\n"
       "\t.param .align 4 .b8 p_lp[" +
-      num(4 * kLaunchWords) + "],\n\t.param .align 4 .b8 p_nlp[" + num(4 * kLaunchWords) + "]\n)\n{\n");
+      num(4 * kLaunchWords) + "],\n\t.param .align 4 .b8 p_nlp[" + num(4 * kLaunchWords) + "]" +
+      (plan.hasSurface() ? ",\n\t.param .u64 p_surf,\n\t.param .u64 p_nsurf" : "") + "\n)\n{\n");
   out.op(".reg .b32 %h_n32, %h_mode, %h_m, %h_a, %h_b, %h_c, %h_d, %h_x");
   out.op(
       ".reg .b64 %h_loc, %h_next, %h_res, %h_shout, %h_spin, %h_table, %h_A, %h_B, %h_C, %h_X, %h_Y, %h_Z, "
@@ -184,6 +210,11 @@ void emitTallyKernel(PtxText& out, const Plan& plan) {
   for (const char* p : {"loc", "next", "res", "shout", "spin", "table"}) {
     out.op(std::string("ld.param.u64 %h_A, [p_") + p + "]");
     out.op(std::string("cvta.to.global.u64 %h_") + p + ", %h_A");
+  }
+  if (plan.hasSurface()) {  // the surface objects over this launch's array and the next one's
+    out.op(".reg .b64 %h_surf, %h_nsurf");
+    out.op("ld.param.u64 %h_surf, [p_surf]");
+    out.op("ld.param.u64 %h_nsurf, [p_nsurf]");
   }
   out.op("mov.u32 %h_a, %ctaid.x");
   out.op("mov.u32 %h_b, %ntid.x");

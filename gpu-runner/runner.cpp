@@ -168,7 +168,7 @@ std::string encodeJob(const Job& j) {
   const Shape& h = j.shape;
   os << "name " << escape(j.name) << "\nshape " << h.roles << " " << h.clusterSize << " " << h.clusterLaunch << " "
      << h.warpsPerBlock << " " << h.maxGroupsPerBlock << " " << h.laneMode << " " << h.globalLocations << " "
-     << h.slotBytes << " " << h.slotAlign << " " << h.serial << "\naliases " << j.aliases << " " << j.texture << "\nresults " << j.regResults << " "
+     << h.slotBytes << " " << h.slotAlign << " " << h.serial << "\naliases " << j.aliases << " " << j.texture << " " << j.surface << " " << j.arrayTexture << "\nresults " << j.regResults << " "
      << j.sharedResults << " " << j.observed << "\ngrids";
   for (bool g : j.gridProgrammatic) os << " " << g;
   os << "\ngpus " << j.gpus << "\n";
@@ -203,7 +203,7 @@ Job decodeJob(const std::string& text) {
       vs >> h.roles >> h.clusterSize >> h.clusterLaunch >> h.warpsPerBlock >> h.maxGroupsPerBlock >> h.laneMode >>
           h.globalLocations >> h.slotBytes >> h.slotAlign >> h.serial;
     else if (key == "aliases")
-      vs >> j.aliases >> j.texture;
+      vs >> j.aliases >> j.texture >> j.surface >> j.arrayTexture;
     else if (key == "results")
       vs >> j.regResults >> j.sharedResults >> j.observed;
     else if (key == "gpus")

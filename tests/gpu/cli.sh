@@ -48,10 +48,10 @@ printf 'memStride = 4\nbogus = 1\n' >"$TMP/bad.profile"
 fake run --profile "$TMP/bad.profile" "$MP"
 check "bad profile: positioned error" has err "$TMP/bad.profile:2:1: error: unknown profile key 'bogus'"
 
-lit run --emit-ptx "$TMP/ptx" "$MP" catalog/proxy/MP+sust+suld-diffcta.yaml
+lit run --emit-ptx "$TMP/ptx" "$MP" catalog/proxy/texture-fence-other-cta.yaml
 check "--emit-ptx with a refused test: exit 3" test $RC -eq 3
 check "--emit-ptx writes the PTX" test -s "$TMP/ptx/MP+rel.gpu+acq.gpu-diffcta.ptx"
-check "--emit-ptx names the refused location" has err "catalog/proxy/MP+sust+suld-diffcta.yaml:"
+check "--emit-ptx names the refused instruction" has err "catalog/proxy/texture-fence-other-cta.yaml:12:7: error: the GPU runner cannot run 'fence.proxy.texture'"
 check "--emit-ptx counts" has out "1 written, 1 refused"
 
 # --emit-sass: the driver's JIT linker (the fake's cubin names the test) and nvdisasm (a stand-in
@@ -65,7 +65,7 @@ nodir() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
 LITMUS_LIBCUDA=$TMP/none/libcuda.so.1 lit run --emit-sass "$TMP/sass0" "$MP"
 check "--emit-sass, no driver: exit 2" test $RC -eq 2
 check "--emit-sass, no driver: says so" has err "litmus run: no CUDA driver found"
-LITMUS_NVDISASM=$TMP/nvdisasm fake run --emit-sass "$TMP/sass" "$MP" catalog/proxy/MP+sust+suld-diffcta.yaml
+LITMUS_NVDISASM=$TMP/nvdisasm fake run --emit-sass "$TMP/sass" "$MP" catalog/proxy/texture-fence-other-cta.yaml
 check "--emit-sass with a refused test: exit 3" test $RC -eq 3
 check "--emit-sass: the driver's cubin, named by test" grep -qx "FAKE-CUBIN test $MPNAME, [0-9]* bytes of PTX" "$TMP/sass/$MPNAME.cubin"
 check "--emit-sass: the disassembly with -hex" grep -qx "fake nvdisasm -hex" "$TMP/sass/$MPNAME.sass"
@@ -184,6 +184,24 @@ check "a test with a texture alias runs" has out "Test texture-nofence on Fake G
 check "a texture alias: a texture object per location buffer" test "$(grep -c '^texture ' "$TMP/ctx")" -eq 2
 lit run --emit-ptx "$TMP/texptx" catalog/proxy/texture-nofence.yaml
 check "a texture alias: tld becomes tex.1d through p_tex" grep -q 'tex.1d.v4.u32.s32 {%w[0-9]*, %w[0-9]*, %w[0-9]*, %w[0-9]*}, \[%x[0-9]*, {%w[0-9]*}\]' "$TMP/texptx/texture-nofence.ptx"
+# A surface alias: its target lives in a CUDA array per location buffer (the fake logs "array PID
+# WIDTH HEIGHT" and "surface PID"), sust/suld through p_surf; a texture alias of the same target
+# reads that array with tex.2d through p_atex; the tally writes the initial values with sust.
+rm -f "$TMP/ctx"
+FAKE_CUDA_CTX_LOG=$TMP/ctx FAKE_CUDA_STATES="1" fake run -n 1000 catalog/proxy/single-thread-sust-tld-nofence.yaml
+check "a test with surface and texture aliases runs" has out "Test single-thread-sust-tld-nofence on Fake GPU"
+check "a surface alias: an array per location buffer, in rows of 16384" test "$(grep -c '^array [0-9]* 16384 ' "$TMP/ctx")" -eq 2
+check "a surface alias: a surface object per array" test "$(grep -c '^surface ' "$TMP/ctx")" -eq 2
+check "a texture alias of an array location: a texture object over each array" test "$(grep -c '^texture [0-9]* array' "$TMP/ctx")" -eq 2
+lit run --emit-ptx "$TMP/surfptx" catalog/proxy/single-thread-sust-tld-nofence.yaml
+check "a surface alias: sust through p_surf" grep -q 'sust.b.2d.b32.trap \[%x[0-9]*, {%w[0-9]*, %w[0-9]*}\], {%w[0-9]*}' "$TMP/surfptx/single-thread-sust-tld-nofence.ptx"
+check "a texture alias of an array location: tex.2d through p_atex" grep -q 'tex.2d.v4.u32.s32 {%w[0-9]*, %w[0-9]*, %w[0-9]*, %w[0-9]*}, \[%x[0-9]*, {%w[0-9]*, %w[0-9]*}\]' "$TMP/surfptx/single-thread-sust-tld-nofence.ptx"
+check "a surface alias: the tally initialises the array" grep -q '@%h_init sust.b.2d.b32.trap \[%h_nsurf' "$TMP/surfptx/single-thread-sust-tld-nofence.ptx"
+lit run --emit-ptx "$TMP/surfptx" catalog/proxy/MP+generic+suld-surface-fence.yaml
+check "a model-only proxy fence is refused as such" has err "fence.proxy.surface is the model's (Dat3M's) fence; PTX has no such instruction"
+printf 'name: surface+generic\nlocations:\n  x: 0\n  s: {alias-of: x, proxy: surface}\nthreads:\n  P0:\n    code: |\n      st.global.u32 [x], 1;\n      suld.weak.u32 %%r0, [s];\ncondition: "exists (P0:r0 == 0)"\n' >"$TMP/surface-generic.yaml"
+lit run --emit-ptx "$TMP/surfptx" "$TMP/surface-generic.yaml"
+check "a surface alias of a location named directly: refused with the hardware's reason" has err "no global address reaches an array's memory"
 lit run --emit-ptx "$TMP/texptx" catalog/proxy/constant-nofence.yaml
 check "a constant alias of a written location: refused with the hardware's reason" has err "constant memory is written only by the host before a launch"
 

@@ -42,6 +42,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -472,16 +473,54 @@ struct Resource {
   unsigned channels;
   size_t bytes;
 };
+// A texture over an array made by cuArray3DCreate_v2 is logged "texture PID array DEV".
+struct ArrayDesc {
+  size_t width, height, depth;
+  int format;
+  unsigned channels, flags;
+};
+std::vector<std::unique_ptr<ArrayDesc>> arrays;
+bool isArray(const void* a) {
+  for (const auto& p : arrays)
+    if (p.get() == a) return true;
+  return false;
+}
 int cuTexObjectCreate(uint64_t* t, const void* res, const void* tex, const void* view) {
   static uint64_t next = 1;
   const auto* r = static_cast<const Resource*>(res);
   const unsigned flags = static_cast<const unsigned*>(tex)[4];
-  if (r->type != 2 || r->format != 3 || r->channels != 1 || r->bytes == 0 || !r->ptr || view || !(flags & 1)) return 1;
-  log("texture", std::to_string(r->bytes));
+  if (view || !(flags & 1)) return 1;
+  if (r->type == 0) {  // an array: its handle where a linear resource's pointer is
+    if (!isArray(reinterpret_cast<const void*>(r->ptr))) return 1;
+    log("texture", "array");
+  } else {
+    if (r->type != 2 || r->format != 3 || r->channels != 1 || r->bytes == 0 || !r->ptr) return 1;
+    log("texture", std::to_string(r->bytes));
+  }
   *t = next++;
   return 0;
 }
 int cuTexObjectDestroy(uint64_t) { return 0; }
+// Surface arrays (surface aliases): only a 2D array of one 32-bit unsigned channel that surfaces
+// may write, as the runner makes them; "array PID WIDTH HEIGHT DEV" and "surface PID array DEV".
+int cuArray3DCreate_v2(void** a, const ArrayDesc* d) {
+  if (d->width == 0 || d->height == 0 || d->depth != 0 || d->format != 3 || d->channels != 1 || !(d->flags & 2))
+    return 1;
+  arrays.push_back(std::make_unique<ArrayDesc>(*d));
+  *a = arrays.back().get();
+  log("array", std::to_string(d->width) + " " + std::to_string(d->height));
+  return 0;
+}
+int cuArrayDestroy(void* a) { return isArray(a) ? 0 : 1; }
+int cuSurfObjectCreate(uint64_t* sf, const void* res) {
+  static uint64_t next = 1;
+  const auto* r = static_cast<const Resource*>(res);
+  if (r->type != 0 || !isArray(reinterpret_cast<const void*>(r->ptr))) return 1;
+  log("surface", "array");
+  *sf = next++;
+  return 0;
+}
+int cuSurfObjectDestroy(uint64_t) { return 0; }
 int cuDriverGetVersion(int* v) {
   *v = 13000;
   return 0;

@@ -1,0 +1,101 @@
+// Texture and surface aliases in the test body (docs/gpu-runner.md, "Textures and surfaces").
+// A texture alias of a location in the buffer reads it with tex.1d through a texture object over
+// the buffer (p_tex). A surface needs a CUDA array, which no global address reaches (the driver
+// backs an array only with tile-pool memory, and will not map that at an address), so a location
+// that the test names only through surface and texture aliases lives in an array that shadows the
+// buffer element for element: sust/suld through p_surf, tex.2d through p_atex, both at the element
+// its unused word in the buffer has.
+#include "gpu-runner/ptx_body.h"
+
+namespace gpu {
+
+using litmus::Opcode;
+
+// The texture (texture = true) or surface alias `in` addresses, or null.
+const LocPlan* BodyEmitter::imageAlias(const Instr& in, bool texture) const {
+  for (const litmus::Operand& a : in.args)
+    if (a.kind == litmus::Operand::Kind::Addr && (texture ? locOf(a).texture : locOf(a).surface)) return &locOf(a);
+  return nullptr;
+}
+
+void BodyEmitter::checkProxy(const Instr& in) const {
+  const bool load = in.op == Opcode::Ld;
+  const bool nc = in.proxy == litmus::Proxy::Texture && load && in.space == litmus::Space::Global;
+  const bool tld = in.proxy == litmus::Proxy::Texture && load && !nc;
+  if (const LocPlan* t = imageAlias(in, true); t && !tld)
+    refuse(in, "'" + t->name + "' is a texture alias: the GPU runner reads it with tld only");
+  const bool surfaceAccess = in.proxy == litmus::Proxy::Surface && (load || in.op == Opcode::St);
+  if (const LocPlan* s = imageAlias(in, false); s && !surfaceAccess)
+    refuse(in, "'" + s->name + "' is a surface alias: the GPU runner reads and writes it with suld and sust only");
+  if ((tld && imageAlias(in, true)) || (surfaceAccess && imageAlias(in, false))) {
+    if (in.type != Type::U32 && in.type != Type::S32 && in.type != Type::B32)
+      refuse(in, "a texture or surface alias is accessed as 32-bit integers (.u32, .s32 or .b32)");
+    if (in.sem != litmus::Sem::Weak)  // tex, suld and sust have no memory order
+      refuse(in, "tex, suld and sust are weak accesses: PTX gives them no memory order or scope");
+    return;
+  }
+  if (in.proxy != litmus::Proxy::Generic && !nc)
+    refuse(in, std::string("accesses through the ") + litmus::toString(in.proxy) +
+                   " proxy need a " + litmus::toString(in.proxy) + " alias of a location for the GPU runner");
+}
+
+// The 32-bit element of the buffer that `l` (an alias) names for this instance: (address - p_loc) / 4.
+std::string BodyEmitter::element(const Instr& in, const LocPlan& l, const std::string& g) {
+  const std::string base = x(), off = x(), idx = w();
+  const size_t v = static_cast<size_t>(&l - plan_.locs.data());
+  const int64_t byte = in.args[in.op == Opcode::St ? 0 : 1].imm;
+  out_.op(g + "ld.param.u64 " + base + ", [p_loc]");
+  out_.op(g + "cvta.to.global.u64 " + base + ", " + base);
+  out_.op(g + "sub.u64 " + off + ", %a" + std::to_string(v) + ", " + base);
+  if (byte) out_.op(g + "add.u64 " + off + ", " + off + ", " + std::to_string(byte));
+  out_.op(g + "shr.u64 " + off + ", " + off + ", 2");
+  out_.op(g + "cvt.u32.u64 " + idx + ", " + off);
+  return idx;
+}
+
+// The array's (x, y) of an element; x in bytes for suld.b/sust.b, in elements for tex.
+std::pair<std::string, std::string> BodyEmitter::arrayCoordinates(const std::string& e, const std::string& g,
+                                                                  bool bytes) {
+  const std::string cx = w(), cy = w();
+  out_.op(g + "and.b32 " + cx + ", " + e + ", " + std::to_string((1 << kArrayRowShift) - 1));
+  if (bytes) out_.op(g + "shl.b32 " + cx + ", " + cx + ", 2");
+  out_.op(g + "shr.u32 " + cy + ", " + e + ", " + std::to_string(kArrayRowShift));
+  return {cx, cy};
+}
+
+// tld: tex.1d over the buffer as tex1Dfetch does, or tex.2d over the array for a location in it.
+void BodyEmitter::texLoad(const Instr& in, const LocPlan& l) {
+  const std::string g = memGuard(in);
+  const std::string e = element(in, l, g), tex = x();
+  const std::string t = w(), y = w(), z = w(), u = w();  // x, then the unused y, z, w components
+  const std::string fetched = "{" + t + ", " + y + ", " + z + ", " + u + "}";
+  if (plan_.aliased(l).inArray) {
+    const auto [cx, cy] = arrayCoordinates(e, g, false);
+    out_.op(g + "ld.param.u64 " + tex + ", [p_atex]");
+    out_.op(g + "tex.2d.v4.u32.s32 " + fetched + ", [" + tex + ", {" + cx + ", " + cy + "}]");
+  } else {
+    out_.op(g + "ld.param.u64 " + tex + ", [p_tex]");
+    out_.op(g + "tex.1d.v4.u32.s32 " + fetched + ", [" + tex + ", {" + e + "}]");
+  }
+  widen(reg(in.args[0].name), t, 32, in.type, g);
+}
+
+// suld/sust: .b (raw bits), .trap outside the array (never: the element is inside it).
+void BodyEmitter::surfaceLoad(const Instr& in, const LocPlan& l) {
+  const std::string g = memGuard(in);
+  const auto [cx, cy] = arrayCoordinates(element(in, l, g), g, true);
+  const std::string s = x(), t = w();
+  out_.op(g + "ld.param.u64 " + s + ", [p_surf]");
+  out_.op(g + "suld.b.2d.b32.trap {" + t + "}, [" + s + ", {" + cx + ", " + cy + "}]");
+  widen(reg(in.args[0].name), t, 32, in.type, g);
+}
+
+void BodyEmitter::surfaceStore(const Instr& in, const LocPlan& l) {
+  const std::string g = memGuard(in);
+  const auto [cx, cy] = arrayCoordinates(element(in, l, g), g, true);
+  const std::string v = narrow(in.args[1], 32, g), s = x();
+  out_.op(g + "ld.param.u64 " + s + ", [p_surf]");
+  out_.op(g + "sust.b.2d.b32.trap [" + s + ", {" + cx + ", " + cy + "}], {" + v + "}");
+}
+
+}  // namespace gpu
