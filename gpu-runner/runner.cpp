@@ -168,8 +168,9 @@ std::string encodeJob(const Job& j) {
   const Shape& h = j.shape;
   os << "name " << escape(j.name) << "\nshape " << h.roles << " " << h.clusterSize << " " << h.clusterLaunch << " "
      << h.warpsPerBlock << " " << h.maxGroupsPerBlock << " " << h.laneMode << " " << h.globalLocations << " "
-     << h.slotBytes << " " << h.slotAlign << " " << h.serial << "\naliases " << j.aliases << " " << j.texture << " " << j.surface << " " << j.arrayTexture << "\nresults " << j.regResults << " "
-     << j.sharedResults << " " << j.observed << "\ngrids";
+     << h.slotBytes << " " << h.slotAlign << " " << h.serial << "\naliases " << j.aliases << " " << j.texture << " "
+     << j.surface << " " << j.arrayTexture << "\nresults " << j.regResults << " " << j.sharedResults << " "
+     << j.observed << "\ngrids";
   for (bool g : j.gridProgrammatic) os << " " << g;
   os << "\ngpus " << j.gpus << "\n";
   for (const Job::TensorMap& m : j.tensorMaps) {
