@@ -570,6 +570,7 @@ Plan makePlan(const Test& test) {
   collectLocations(test, plan);
   planTensors(test, plan);
   planWgmma(test, plan);
+  planRegisterCount(test, plan);
   placeShared(test, plan);
   planJoins(test, plan, planDrains(test, plan));
   mapObserved(test, plan);

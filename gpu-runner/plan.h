@@ -183,6 +183,9 @@ struct Plan {
   int gpus = 1;
   std::vector<int> roleGpu;
   bool warpgroups = false;  // some thread is a warpgroup: warp mode, one instance group per block
+  // The test kernel's `.maxnreg` (0: none): with setmaxnreg, the register count at entry
+  // (planRegisterCount, plan_rules.cpp), without which ptxas ignores setmaxnreg.
+  int maxnreg = 0;
   // --trace-waits (gpu-runner/wait_trace.h): the kernel takes p_trace and records its threads'
   // waits there; set by the runner, not by makePlan. Tests across GPUs are not traced.
   bool traceWaits = false;
@@ -208,6 +211,9 @@ void refuseModelOnly(const litmus::Test& test);
 // mapping; texture and surface aliases read images (ptx_body_image.cpp); the constant proxy is
 // refused when the test writes the location.
 void planAliases(const litmus::Test& test, Plan& plan, const std::map<std::string, int>& byName);
+// setmaxnreg (§9.7.19.6): the register count every warp starts with, so that each instance's
+// `.dec`s release what its `.inc`s take; refused when no count does.
+void planRegisterCount(const litmus::Test& test, Plan& plan);
 // A thread that executes wgmma or setmaxnreg runs as a warpgroup of four warps (ThreadPlan).
 bool isWarpgroupThread(const litmus::Thread& t);
 // ptx_body_wgmma.cpp: the tiles of wgmma.mma_async (LocPlan::wgmmaTile, their padded spans),

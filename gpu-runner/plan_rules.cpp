@@ -316,4 +316,41 @@ void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>&
   }
 }
 
+// A warpgroup's registers come from its CTA's pool: `.dec` (the warp must hold at least the count)
+// gives back, `.inc` waits until the pool has what it asks. Every warp starts with the kernel's
+// count R (ptxas honours setmaxnreg only when `.maxnreg` fixes it: "setmaxnreg ignored; unable to
+// determine register count at entry" otherwise), and an instance's warpgroups are one block
+// (Plan::warpgroups), so the pool of an instance holds what its `.dec`s give back: R >= every
+// `.dec`, R <= every `.inc`, and sum(R - dec) >= sum(inc - R), so that its `.inc`s never wait for
+// registers only another instance's warps could release. One setmaxnreg per thread: after a
+// second, the count it changes from is the first's, which a single R cannot serve.
+void planRegisterCount(const Test& test, Plan& plan) {
+  int decs = 0, incs = 0, sum = 0, maxDec = 24, minInc = 256;
+  const Instr* last = nullptr;
+  for (const litmus::Thread& t : test.threads) {
+    int seen = 0;
+    for (const Instr& in : t.code) {
+      if (in.op != Opcode::SetMaxNReg) continue;
+      last = &in;
+      if (++seen > 1)
+        throw Error(in.loc, "the GPU runner cannot run '" + in.text + "': a thread's second setmaxnreg starts "
+                            "from the count its first one set, and the runner fixes one count at entry");
+      const int count = static_cast<int>(in.args[0].imm);  // 24 to 256 (the parser checks)
+      const bool dec = in.atomOp == litmus::AtomOp::Dec;
+      (dec ? decs : incs) += 1;
+      sum += count;
+      if (dec) maxDec = std::max(maxDec, count);
+      else minInc = std::min(minInc, count);
+    }
+  }
+  if (!last) return;
+  const int mean = (sum + decs + incs - 1) / (decs + incs);
+  const int r = (std::max(maxDec, mean) + 7) / 8 * 8;
+  if (r > minInc)
+    throw Error(last->loc, "the GPU runner cannot run '" + last->text + "': no register count at entry lets the "
+                           "test's .dec give back what its .inc take (" + std::to_string(r) + " > " +
+                           std::to_string(minInc) + ")");
+  plan.maxnreg = r;
+}
+
 }  // namespace gpu

@@ -70,7 +70,9 @@ void BodyEmitter::instr(const Instr& in) {
     case Opcode::Bra: return bra(in);
     case Opcode::Label: return out_.label(label(in.target));
     case Opcode::Nop:
-    case Opcode::SetMaxNReg: return;  // refused (plan_rules.cpp)
+    case Opcode::SetMaxNReg:  // the kernel's .maxnreg: planRegisterCount (plan_rules.cpp)
+      return out_.op(std::string("setmaxnreg.") + (in.atomOp == litmus::AtomOp::Inc ? "inc" : "dec") +
+                     ".sync.aligned.u32 " + std::to_string(in.args[0].imm));
     case Opcode::Cvta:
     case Opcode::Exit:
     case Opcode::Nanosleep:

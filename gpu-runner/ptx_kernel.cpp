@@ -532,7 +532,9 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
   if (plan.hasSurface()) out.raw(",\n\t.param .u64 p_surf");
   if (plan.hasArrayTexture()) out.raw(",\n\t.param .u64 p_atex");
   if (plan.tracing()) out.raw(",\n\t.param .u64 p_trace");  // after the others (harness.cpp)
-  out.raw("\n)\n{\n");
+  out.raw("\n)\n");
+  if (plan.maxnreg > 0) out.raw(".maxnreg " + num(plan.maxnreg) + "\n");
+  out.raw("{\n");
   declareHarness(out, plan);
   if (plan.warpgroups) declareWgmmaRegisters(out, test);
   if (std::find(plan.gridProgrammatic.begin(), plan.gridProgrammatic.end(), true) != plan.gridProgrammatic.end()) {
