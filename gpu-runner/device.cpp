@@ -315,6 +315,17 @@ Device::Image Device::surfaceArray(uint64_t bytes, bool withTexture) {
   return image;
 }
 
+cuda::CUdeviceptr Device::moduleGlobal(const char* name) {
+  if (!api_.cuModuleGetGlobal)
+    throw DriverError{RunStatus::NoDevice, std::string("the test needs the module's ") + name +
+                                               ", which needs the driver's cuModuleGetGlobal"};
+  select(0);
+  CUdeviceptr p = 0;
+  size_t bytes = 0;
+  check(api_.cuModuleGetGlobal(&p, &bytes, open_[0].module, name), std::string("cuModuleGetGlobal (") + name + ")");
+  return p;
+}
+
 void Device::launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args,
                     bool programmatic) {
   if (clusterSize == 0 && !programmatic) {

@@ -71,6 +71,8 @@ class Device {
     cuda::CUtexObject texture = 0;
   };
   Image surfaceArray(uint64_t bytes, bool withTexture);
+  // The address of the first device's module global `name` (the constant bank lt_cbank).
+  cuda::CUdeviceptr moduleGlobal(const char* name);
   // On the current device. clusterSize 0: a plain launch; `programmatic`: it may overlap the
   // previous one in the stream (docs/gpu-runner.md, "Grids").
   void launch(cuda::CUfunction f, uint32_t blocks, uint32_t threads, int clusterSize, void** args,

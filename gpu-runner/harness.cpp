@@ -31,6 +31,7 @@ struct Buffers {
   CUdeviceptr loc[2] = {0, 0}, res = 0, shout = 0, spin = 0, scratch = 0, table = 0;
   cuda::CUtexObject tex[2] = {0, 0};  // texture aliases: loc[i] as a texture
   Device::Image image[2];             // surface aliases: the array that shadows loc[i]
+  CUdeviceptr cbank = 0;              // constant aliases: the module's constant bank (lt_cbank)
   uint64_t tableBytes = 0;
   uint64_t aliasSpan = 0;  // tests with aliases: where the second mapping of the locations starts
   CUdeviceptr trace = 0;   // --trace-waits: the host-mapped slots (wait_trace.h); 0: not traced
@@ -70,6 +71,7 @@ void launchTally(Device& d, Buffers& b, const Job& job, int cur, int next, uint3
     args.push_back(&b.image[cur].surface);
     args.push_back(&b.image[next].surface);
   }
+  if (job.bankWords > 0) args.push_back(&b.cbank);
   const uint64_t threads = std::max<uint64_t>(now.words[kN], following.words[kN]);
   d.launch(d.tallyKernel(), static_cast<uint32_t>((threads + 255) / 256), 256, 0, args.data());
 }
@@ -128,6 +130,7 @@ void launchTests(Device& d, Buffers& b, const Job& job, const Shape& shape, Laun
   if (job.texture) args.push_back(&b.tex[buffer]);
   if (job.surface) args.push_back(&b.image[buffer].surface);
   if (job.arrayTexture) args.push_back(&b.image[buffer].texture);
+  if (job.bankWords > 0) args.push_back(&b.cbank);
   if (b.trace) args.push_back(&b.trace);
   for (int i = 0; i < d.gpus(); ++i) {
     d.select(i);
@@ -263,6 +266,7 @@ Job makeJob(const litmus::Test& test, const Plan& plan, std::string ptx, const R
   j.texture = plan.hasTexture();
   j.surface = plan.hasSurface();
   j.arrayTexture = plan.hasArrayTexture();
+  j.bankWords = plan.bankWords;
   j.regResults = plan.regResults;
   j.sharedResults = plan.sharedResults;
   j.observed = static_cast<int>(plan.observed.size());
@@ -308,7 +312,15 @@ RunResult Session::run(const Job& job) {
         std::max<uint32_t>(static_cast<uint32_t>(shape.roles),
                            static_cast<uint32_t>(uint64_t{resident} * 100 /
                                                  (100 + static_cast<uint64_t>(options.profile.stressPct))));
+    if (job.bankWords > 0) {  // every instance's words fit the constant bank (ptx_gen.h kBankWords)
+      const uint64_t perGroup = uint64_t{groupsPerBlock(shape, options.profile)} * (shape.laneMode ? 32 : 1);
+      const uint64_t groups = static_cast<uint64_t>(kBankWords / job.bankWords) / perGroup;
+      if (groups == 0) throw DriverError{RunStatus::Error, "an instance group's constant-bank words exceed the bank"};
+      shape.maxTestClusters = static_cast<uint32_t>(
+          std::min<uint64_t>(shape.maxTestClusters, groups * static_cast<uint64_t>(shape.roles)));
+    }
     Buffers b = allocate(d, job, shape, options);
+    if (job.bankWords > 0) b.cbank = d.moduleGlobal("lt_cbank");
     if (options.traceWaits && job.gpus == 1) {  // as Plan::tracing; the runner cleared the slots
       if (!traceSlots_) throw DriverError{RunStatus::Error, "--trace-waits: the trace region could not be mapped"};
       b.trace = d.hostMapped(traceSlots_, TraceRegion::bytes());

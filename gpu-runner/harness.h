@@ -23,6 +23,7 @@ struct Job {
   // Some location is a surface alias: a surface array per buffer (p_surf); arrayTexture: a texture
   // alias of a location in it, a texture object over each array (p_atex). ptx_body_image.cpp.
   bool surface = false, arrayTexture = false;
+  int bankWords = 0;  // words per instance in the constant bank (locations with a constant alias)
   int regResults = 0, sharedResults = 0;
   int observed = 0;  // observed terms: the histogram key's width
   std::vector<bool> gridProgrammatic{false};

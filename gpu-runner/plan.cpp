@@ -286,6 +286,10 @@ void collectLocations(const Test& test, Plan& plan) {
       end = std::max<int>(end, static_cast<int>(e.offset) + e.bytes);
     }
     l.span = roundUp(end, l.align);
+    // the constant bank holds one 32-bit word of each instance's copy (ptx_kernel.cpp)
+    if (l.bankWord >= 0 && (l.elements.size() != 1 || l.elements[0].offset != 0 || l.elements[0].bytes != 4))
+      throw Error(test.locations[v].loc, "location '" + l.name + "' has a constant alias: the GPU runner keeps it "
+                                         "in the constant bank as one 32-bit word, which the test must access whole");
   }
   plan.shape.globalLocations = globals;
 }

@@ -56,6 +56,11 @@ struct LocPlan {
   // A location the test names only through surface and texture aliases: its memory is the
   // array's element (docs/gpu-runner.md, "Surfaces"); its word in the location buffer is unused.
   bool inArray = false;
+  // With aliasOf: a constant alias, read with ld.const from the module's constant bank (lt_cbank).
+  bool constant = false;
+  // A location with a constant alias lives in the constant bank: instance n's copy is word
+  // n * Plan::bankWords + bankWord (the kernel's p_cbank is the bank's global address); -1: not.
+  int bankWord = -1;
   // A tensor map (`tensormap:`): the harness encodes it (cuTensorMapEncodeTiled) as the
   // map template `tensorMap` of the module, and the tally copies it into every instance's slot,
   // pointed at the instance's slot of location `tensor` (ptx_body_tensor.cpp). -1: no map.
@@ -155,6 +160,7 @@ struct Plan {
   bool hasArrayTexture() const {  // a texture alias of a location in the array: the kernel takes p_atex
     return std::any_of(locs.begin(), locs.end(), [&](const LocPlan& l) { return l.texture && aliased(l).inArray; });
   }
+  int bankWords = 0;  // locations in the constant bank: words per instance (ptx_gen.h kBankWords)
   const LocPlan& aliased(const LocPlan& l) const {  // an alias's target, else l
     return l.aliasOf >= 0 ? locs[static_cast<size_t>(l.aliasOf)] : l;
   }

@@ -216,16 +216,6 @@ bool serialCapable(const Test& test, const Plan& plan) {
 
 namespace {
 
-// Does a thread name one of `names` in an instruction other than a load (a store, an atomic, ...)?
-bool written(const Test& test, const std::set<std::string>& names) {
-  for (const litmus::Thread& t : test.threads)
-    for (const litmus::Instr& in : t.code)
-      if (in.op != litmus::Opcode::Ld)
-        for (const litmus::Operand& a : in.args)
-          if (a.kind == litmus::Operand::Kind::Addr && names.count(a.name)) return true;
-  return false;
-}
-
 // Is one of `names` named by an instruction other than through its address operand's alias?
 bool named(const Test& test, const std::set<std::string>& names) {
   for (const litmus::Thread& t : test.threads)
@@ -269,13 +259,29 @@ void planArrays(const Test& test, Plan& plan, const std::map<std::string, int>& 
   }
 }
 
+// A constant alias reads its target from the module's constant bank, which kernels may write with
+// st.global at the address cuModuleGetGlobal gives (docs/findings.md F14): the target lives there,
+// one word per instance, and its generic accesses use that address.
+void planConstantAlias(const litmus::Location& loc, Plan& plan, size_t v, int target, const std::string& what) {
+  LocPlan& x = plan.locs[static_cast<size_t>(target)];
+  if (x.shared || plan.locs[v].shared)
+    throw Error(loc.loc, what + " through the constant proxy; a constant bank aliases global memory only");
+  if (x.inArray)
+    throw Error(loc.loc, what + " through the constant proxy, and it lives in a surface array");
+  if (plan.gpus > 1)
+    throw Error(loc.loc, what + " through the constant proxy; the GPU runner uses a constant bank on one GPU only");
+  if (x.bankWord < 0) x.bankWord = plan.bankWords++;
+  plan.locs[v].aliasOf = target;
+  plan.locs[v].constant = true;
+}
+
 }  // namespace
 
 // A generic alias is the location's memory seen through the buffer's second mapping (harness.cpp),
 // so one alias per global location. A texture alias is a texture object over the location buffer
 // (harness.cpp, ptx_body_image.cpp), read at the location's element, or over the surface array
-// when its target lives there; a surface alias is a surface object over that array (planArrays).
-// A constant bank has no form that aliases memory the test's threads write.
+// when its target lives there; a surface alias is a surface object over that array (planArrays); a
+// constant alias reads the constant bank its target lives in (planConstantAlias).
 void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>& byName) {
   planArrays(test, plan, byName);
   std::set<int> aliased;
@@ -289,12 +295,10 @@ void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>&
       plan.locs[v].surface = true;
       continue;
     }
-    // the constant bank of a launch is written by the host before it (cuModuleGetGlobal and a copy)
-    // and is read-only to the kernel: no store of a running thread reaches a constant view
-    if (loc.aliasProxy == litmus::Proxy::Constant && written(test, {loc.name, loc.aliasOf}))
-      throw Error(loc.loc, what + " through the constant proxy, and the test writes it; constant memory is "
-                               "written only by the host before a launch, so no hardware constant view sees a "
-                               "store of a running kernel");
+    if (loc.aliasProxy == litmus::Proxy::Constant) {
+      planConstantAlias(loc, plan, v, target, what);
+      continue;
+    }
     const bool texture = loc.aliasProxy == litmus::Proxy::Texture;
     if (loc.aliasProxy != litmus::Proxy::Generic && !texture)
       throw Error(loc.loc, what + " through the " + litmus::toString(loc.aliasProxy) +
@@ -313,6 +317,17 @@ void planAliases(const Test& test, Plan& plan, const std::map<std::string, int>&
     if (!aliased.insert(target).second)
       throw Error(loc.loc, what + ", which has another alias; the GPU runner maps memory only twice");
     plan.locs[v].aliasOf = target;
+  }
+  // a location in the constant bank or the surface array has no second mapping or buffer texture
+  for (size_t v = 0; v < test.locations.size(); ++v) {
+    const LocPlan& l = plan.locs[v];
+    if (l.aliasOf < 0 || l.constant || l.surface) continue;
+    const LocPlan& x = plan.locs[static_cast<size_t>(l.aliasOf)];
+    if (x.bankWord >= 0 || (x.inArray && !l.texture))
+      throw Error(test.locations[v].loc, "location '" + l.name + "' is an alias of '" + x.name + "', which lives in " +
+                                             (x.bankWord >= 0 ? "the constant bank" : "a surface array") +
+                                             "; the GPU runner reaches it only through its " +
+                                             (x.bankWord >= 0 ? "constant" : "surface and texture") + " aliases");
   }
 }
 

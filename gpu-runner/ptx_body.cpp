@@ -265,8 +265,9 @@ std::string BodyEmitter::accessType(Type t) {
 
 void BodyEmitter::ld(const Instr& in) {
   checkProxy(in);
-  if (const LocPlan* t = imageAlias(in, true)) return texLoad(in, *t);
-  if (const LocPlan* t = imageAlias(in, false)) return surfaceLoad(in, *t);
+  if (const LocPlan* t = aliasThrough(in, litmus::Proxy::Texture)) return texLoad(in, *t);
+  if (const LocPlan* t = aliasThrough(in, litmus::Proxy::Surface)) return surfaceLoad(in, *t);
+  if (const LocPlan* t = aliasThrough(in, litmus::Proxy::Constant)) return constantLoad(in, *t);
   const std::string g = memGuard(in);
   const std::string nc = in.proxy == litmus::Proxy::Texture ? ".nc" : "";
   const std::string mn = "ld" + order(in) + space(in) + nc + "." + accessType(in.type);
@@ -282,7 +283,7 @@ void BodyEmitter::ld(const Instr& in) {
 
 void BodyEmitter::st(const Instr& in) {
   checkProxy(in);
-  if (const LocPlan* t = imageAlias(in, false)) return surfaceStore(in, *t);
+  if (const LocPlan* t = aliasThrough(in, litmus::Proxy::Surface)) return surfaceStore(in, *t);
   const std::string g = memGuard(in);
   const std::string mn = "st" + order(in) + space(in) + "." + accessType(in.type);
   const Operand& v = in.args[1];

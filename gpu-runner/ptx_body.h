@@ -92,15 +92,16 @@ class BodyEmitter {
   static std::string space(const Instr& in);
   // ld/st have no 16-bit float types: .f16/.bf16 move the same bits as .b16 (and x2 as .b32).
   static std::string accessType(Type t);
-  // Texture and surface aliases (ptx_body_image.cpp).
+  // Texture, surface and constant aliases (ptx_body_image.cpp).
   void checkProxy(const Instr& in) const;
-  const LocPlan* imageAlias(const Instr& in, bool texture) const;
+  const LocPlan* aliasThrough(const Instr& in, litmus::Proxy proxy) const;
   std::string element(const Instr& in, const LocPlan& l, const std::string& guard);
   std::pair<std::string, std::string> arrayCoordinates(const std::string& element, const std::string& guard,
                                                       bool bytes);
   void texLoad(const Instr& in, const LocPlan& l);
   void surfaceLoad(const Instr& in, const LocPlan& l);
   void surfaceStore(const Instr& in, const LocPlan& l);
+  void constantLoad(const Instr& in, const LocPlan& l);
 
   void ld(const Instr& in);
 

@@ -1,42 +1,55 @@
-// Texture and surface aliases in the test body (docs/gpu-runner.md, "Textures and surfaces").
+// Texture, surface and constant aliases in the test body (docs/gpu-runner.md, section 5).
 // A texture alias of a location in the buffer reads it with tex.1d through a texture object over
 // the buffer (p_tex). A surface needs a CUDA array, which no global address reaches (the driver
 // backs an array only with tile-pool memory, and will not map that at an address), so a location
 // that the test names only through surface and texture aliases lives in an array that shadows the
 // buffer element for element: sust/suld through p_surf, tex.2d through p_atex, both at the element
-// its unused word in the buffer has.
+// its unused word in the buffer has. A location with a constant alias lives in the module's
+// constant bank (ptx_kernel.cpp), which the alias reads with ld.const.
 #include "gpu-runner/ptx_body.h"
 
 namespace gpu {
 
 using litmus::Opcode;
 
-// The texture (texture = true) or surface alias `in` addresses, or null.
-const LocPlan* BodyEmitter::imageAlias(const Instr& in, bool texture) const {
-  for (const litmus::Operand& a : in.args)
-    if (a.kind == litmus::Operand::Kind::Addr && (texture ? locOf(a).texture : locOf(a).surface)) return &locOf(a);
+// The alias through `proxy` (texture, surface or constant) that `in` addresses, or null.
+const LocPlan* BodyEmitter::aliasThrough(const Instr& in, litmus::Proxy proxy) const {
+  for (const litmus::Operand& a : in.args) {
+    if (a.kind != litmus::Operand::Kind::Addr) continue;
+    const LocPlan& l = locOf(a);
+    if ((proxy == litmus::Proxy::Texture && l.texture) || (proxy == litmus::Proxy::Surface && l.surface) ||
+        (proxy == litmus::Proxy::Constant && l.constant))
+      return &l;
+  }
   return nullptr;
 }
 
+// A texture alias is read by tld, a surface alias read and written by suld/sust, a constant alias
+// read by ld.const (herd's cold): 32-bit, weak; any other access through those proxies needs one.
 void BodyEmitter::checkProxy(const Instr& in) const {
+  using litmus::Proxy;
   const bool load = in.op == Opcode::Ld;
-  const bool nc = in.proxy == litmus::Proxy::Texture && load && in.space == litmus::Space::Global;
-  const bool tld = in.proxy == litmus::Proxy::Texture && load && !nc;
-  if (const LocPlan* t = imageAlias(in, true); t && !tld)
-    refuse(in, "'" + t->name + "' is a texture alias: the GPU runner reads it with tld only");
-  const bool surfaceAccess = in.proxy == litmus::Proxy::Surface && (load || in.op == Opcode::St);
-  if (const LocPlan* s = imageAlias(in, false); s && !surfaceAccess)
-    refuse(in, "'" + s->name + "' is a surface alias: the GPU runner reads and writes it with suld and sust only");
-  if ((tld && imageAlias(in, true)) || (surfaceAccess && imageAlias(in, false))) {
+  const bool nc = in.proxy == Proxy::Texture && load && in.space == litmus::Space::Global;
+  const bool viaAlias[] = {in.proxy == Proxy::Texture && load && !nc,
+                           in.proxy == Proxy::Surface && (load || in.op == Opcode::St),
+                           in.proxy == Proxy::Constant && load};
+  const Proxy proxies[] = {Proxy::Texture, Proxy::Surface, Proxy::Constant};
+  const char* forms[] = {"reads it with tld only", "reads and writes it with suld and sust only",
+                         "reads it with ld.const (cold) only"};
+  for (int k = 0; k < 3; ++k) {
+    const LocPlan* l = aliasThrough(in, proxies[k]);
+    if (l && !viaAlias[k])
+      refuse(in, "'" + l->name + "' is a " + litmus::toString(proxies[k]) + " alias: the GPU runner " + forms[k]);
+    if (!l || !viaAlias[k]) continue;
     if (in.type != Type::U32 && in.type != Type::S32 && in.type != Type::B32)
-      refuse(in, "a texture or surface alias is accessed as 32-bit integers (.u32, .s32 or .b32)");
-    if (in.sem != litmus::Sem::Weak)  // tex, suld and sust have no memory order
-      refuse(in, "tex, suld and sust are weak accesses: PTX gives them no memory order or scope");
+      refuse(in, "a texture, surface or constant alias is accessed as 32-bit integers (.u32, .s32 or .b32)");
+    if (in.sem != litmus::Sem::Weak)  // tex, suld, sust and ld.const have no memory order
+      refuse(in, "tex, suld, sust and ld.const are weak accesses: PTX gives them no memory order or scope");
     return;
   }
-  if (in.proxy != litmus::Proxy::Generic && !nc)
-    refuse(in, std::string("accesses through the ") + litmus::toString(in.proxy) +
-                   " proxy need a " + litmus::toString(in.proxy) + " alias of a location for the GPU runner");
+  if (in.proxy != Proxy::Generic && !nc)
+    refuse(in, std::string("accesses through the ") + litmus::toString(in.proxy) + " proxy need a " +
+                   litmus::toString(in.proxy) + " alias of a location for the GPU runner");
 }
 
 // The 32-bit element of the buffer that `l` (an alias) names for this instance: (address - p_loc) / 4.
@@ -77,6 +90,21 @@ void BodyEmitter::texLoad(const Instr& in, const LocPlan& l) {
     out_.op(g + "ld.param.u64 " + tex + ", [p_tex]");
     out_.op(g + "tex.1d.v4.u32.s32 " + fetched + ", [" + tex + ", {" + e + "}]");
   }
+  widen(reg(in.args[0].name), t, 32, in.type, g);
+}
+
+// cold / ld.const: the word of the constant bank (lt_cbank) that the alias's target is at for this
+// instance, its offset in the bank being that of its global address from p_cbank.
+void BodyEmitter::constantLoad(const Instr& in, const LocPlan& l) {
+  const std::string g = memGuard(in);
+  const std::string base = x(), off = x(), c = x(), t = w();
+  const size_t v = static_cast<size_t>(&l - plan_.locs.data());
+  out_.op(g + "ld.param.u64 " + base + ", [p_cbank]");
+  out_.op(g + "cvta.to.global.u64 " + base + ", " + base);
+  out_.op(g + "sub.u64 " + off + ", %a" + std::to_string(v) + ", " + base);
+  out_.op(g + "mov.u64 " + c + ", lt_cbank");
+  out_.op(g + "add.u64 " + c + ", " + c + ", " + off);
+  out_.op(g + "ld.const.u32 " + t + ", [" + c + "]");
   widen(reg(in.args[0].name), t, 32, in.type, g);
 }
 

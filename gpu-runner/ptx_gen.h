@@ -23,6 +23,9 @@ constexpr int kResultSlotBytes = 16;
 // The surface array's rows (device.cpp, ptx_body_image.cpp): 2^14 32-bit elements, so element e
 // of the location buffer is the array's (e mod 2^14, e / 2^14).
 constexpr int kArrayRowShift = 14;
+// The module's constant bank for locations with a constant alias (lt_cbank): 64 KiB of 32-bit
+// words, the most a module may declare; it bounds the instances of a launch (harness.cpp).
+constexpr int kBankWords = 16384;
 constexpr uint64_t kTagMark = 0x7a6c000000000000ULL;  // tag = kTagMark | epoch (kEpoch, >= 1)
 
 // Histogram table: kTableEntries entries of tableEntryBytes(plan) bytes (a u32 state: 0 empty,

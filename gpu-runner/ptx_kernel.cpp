@@ -188,6 +188,15 @@ void emitLocations(PtxText& out, const Plan& plan) {
     const std::string sv = num(static_cast<int64_t>(v));
     out.comment("location " + l.name + (l.shared ? " (shared, CTA " + num(l.ownerCta) + ")" : " (global)"));
     if (l.aliasOf >= 0) continue;  // below, once its target's address is known
+    if (l.bankWord >= 0) {  // word n * B + j of the constant bank (p_cbank: its global address)
+      out.comment("location " + l.name + ": in the constant bank, as its constant alias reads it");
+      out.op("ld.param.u64 %h_A, [p_cbank]");
+      out.op("mad.lo.u32 %h_x, %h_n32, " + num(plan.bankWords) + ", " + num(l.bankWord));
+      out.op("mul.wide.u32 %h_X, %h_x, 4");
+      out.op("add.u64 %g" + sv + ", %h_A, %h_X");
+      out.op("cvta.to.global.u64 %a" + sv + ", %g" + sv);
+      continue;
+    }
     if (!l.shared) {
       emitSlotAddress(out, kLp, l.index, plan.shape.globalLocations, "%h_n32", "%h_loc", "%g" + sv);
       out.op("cvta.to.global.u64 %a" + sv + ", %g" + sv);
@@ -209,7 +218,7 @@ void emitLocations(PtxText& out, const Plan& plan) {
     const LocPlan& l = plan.locs[v];
     if (l.aliasOf < 0) continue;
     const std::string sv = num(static_cast<int64_t>(v));
-    if (l.texture || l.surface) {  // its target's element, read through an image (ptx_body_image.cpp)
+    if (l.texture || l.surface || l.constant) {  // its target's, read through an image or the bank
       for (const char* r : {"%g", "%a"}) out.op(std::string("mov.u64 ") + r + sv + ", " + r + num(l.aliasOf));
       continue;
     }
@@ -526,11 +535,12 @@ void emitTestKernel(PtxText& out, const litmus::Test& test, const Plan& plan) {
       "\t.param .u64 p_spin,\n\t.param .u64 p_scratch,\n\t.param .align 4 .b8 p_lp[" +
       num(4 * kLaunchWords) + "]");
   // p_gpu: the device's test GPU (docs/gpu-runner.md, "Several GPUs"); p_tex, p_surf, p_atex: images
-  // (ptx_body_image.cpp), in the order harness.cpp passes them
+  // (ptx_body_image.cpp), p_cbank: the constant bank; in the order harness.cpp passes them
   if (plan.gpus > 1) out.raw(",\n\t.param .u32 p_gpu");
   if (plan.hasTexture()) out.raw(",\n\t.param .u64 p_tex");
   if (plan.hasSurface()) out.raw(",\n\t.param .u64 p_surf");
   if (plan.hasArrayTexture()) out.raw(",\n\t.param .u64 p_atex");
+  if (plan.bankWords > 0) out.raw(",\n\t.param .u64 p_cbank");
   if (plan.tracing()) out.raw(",\n\t.param .u64 p_trace");  // after the others (harness.cpp)
   out.raw("\n)\n");
   if (plan.maxnreg > 0) out.raw(".maxnreg " + num(plan.maxnreg) + "\n");

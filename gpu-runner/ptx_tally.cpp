@@ -49,6 +49,13 @@ void arrayElement(PtxText& out, const std::string& base, int offset) {
   out.op("shl.b32 %h_c, %h_c, 2");
 }
 
+// A location in the constant bank (ptx_kernel.cpp): instance %h_n32's word, its global address in %h_A.
+void bankWord(PtxText& out, const Plan& plan, const LocPlan& l) {
+  out.op("mad.lo.u32 %h_x, %h_n32, " + num(plan.bankWords) + ", " + num(l.bankWord));
+  out.op("mul.wide.u32 %h_A, %h_x, 4");
+  out.op("add.u64 %h_A, %h_A, %h_cbank");
+}
+
 void emitKeys(PtxText& out, const Plan& plan) {
   const size_t m = plan.observed.size();
   const std::string terms = k(m), threads = k(m + 1);
@@ -61,6 +68,13 @@ void emitKeys(PtxText& out, const Plan& plan) {
     if (o.kind == ObsPlan::Kind::Global) {
       const LocPlan& l = plan.locs[static_cast<size_t>(o.loc)];
       const Element& e = l.elements[static_cast<size_t>(o.elem)];
+      if (l.bankWord >= 0) {  // one 32-bit word (plan.cpp)
+        bankWord(out, plan, l);
+        out.op("@%h_valid ld.global.u32 %h_x, [%h_A]");
+        out.op("cvt.u64.u32 " + k(i) + ", %h_x");
+        signExtend(out, k(i), e);
+        continue;
+      }
       emitSlotAddress(out, "p_lp", l.index, plan.shape.globalLocations, "%h_n32", "%h_loc", "%h_A");
       if (l.inArray) {  // 32-bit elements only (plan_rules.cpp)
         arrayElement(out, "%h_loc", e.offset);
@@ -95,6 +109,11 @@ void emitKeys(PtxText& out, const Plan& plan) {
 void emitInitNext(PtxText& out, const Plan& plan) {
   for (const LocPlan& l : plan.locs) {
     if (l.shared || l.aliasOf >= 0) continue;  // an alias's elements are its target's
+    if (l.bankWord >= 0) {  // the next launch's instance %h_n32 (the bank is not double-buffered:
+      bankWord(out, plan, l);  // this thread read this launch's word above, in emitKeys)
+      out.op("@%h_init st.global.u32 [%h_A], " + hex(static_cast<uint64_t>(l.elements[0].init) & 0xffffffff));
+      continue;
+    }
     emitSlotAddress(out, "p_nlp", l.index, plan.shape.globalLocations, "%h_n32", "%h_next", "%h_A");
     if (l.tensorMap >= 0) emitTensorMapInit(out, plan, l);  // ptx_body_tensor.cpp
     for (const Element& e : l.elements) {
@@ -199,7 +218,8 @@ void emitTallyKernel(PtxText& out, const Plan& plan) {
       "\t.param .u64 p_shout,\n\t.param .u64 p_spin,\n\t.param .u64 p_table,\n\t.param .u32 p_mode,\n"
       "\t.param .align 4 .b8 p_lp[" +
       num(4 * kLaunchWords) + "],\n\t.param .align 4 .b8 p_nlp[" + num(4 * kLaunchWords) + "]" +
-      (plan.hasSurface() ? ",\n\t.param .u64 p_surf,\n\t.param .u64 p_nsurf" : "") + "\n)\n{\n");
+      (plan.hasSurface() ? ",\n\t.param .u64 p_surf,\n\t.param .u64 p_nsurf" : "") +
+      (plan.bankWords > 0 ? ",\n\t.param .u64 p_cbank" : "") + "\n)\n{\n");
   out.op(".reg .b32 %h_n32, %h_mode, %h_m, %h_a, %h_b, %h_c, %h_d, %h_x");
   out.op(
       ".reg .b64 %h_loc, %h_next, %h_res, %h_shout, %h_spin, %h_table, %h_A, %h_B, %h_C, %h_X, %h_Y, %h_Z, "
@@ -215,6 +235,11 @@ void emitTallyKernel(PtxText& out, const Plan& plan) {
     out.op(".reg .b64 %h_surf, %h_nsurf");
     out.op("ld.param.u64 %h_surf, [p_surf]");
     out.op("ld.param.u64 %h_nsurf, [p_nsurf]");
+  }
+  if (plan.bankWords > 0) {  // the constant bank's global address (harness.cpp)
+    out.op(".reg .b64 %h_cbank");
+    out.op("ld.param.u64 %h_A, [p_cbank]");
+    out.op("cvta.to.global.u64 %h_cbank, %h_A");
   }
   out.op("mov.u32 %h_a, %ctaid.x");
   out.op("mov.u32 %h_b, %ntid.x");
@@ -273,6 +298,8 @@ std::string generateModule(const litmus::Test& test, const Plan& plan) {
   out.raw(std::string(".shared .align ") + (alignsShared128(plan) ? "128" : "16") + " .b8 lt_smem[" +
           num(plan.sharedBytes) + "];\n\n");
   out.raw(tensorMapDeclaration(plan));
+  if (plan.bankWords > 0)  // locations with a constant alias (ptx_kernel.cpp), one word per instance
+    out.raw(".const .align 4 .b32 lt_cbank[" + num(kBankWords) + "];\n\n");
   emitTestKernel(out, test, plan);
   out.raw("\n");
   emitTallyKernel(out, plan);

@@ -19,7 +19,8 @@
 // performed out of order.
 //
 // Neither touch writes a test location or keeps a value: the reads come before the test's first
-// instruction and the reductions go to words no test names, so they add no order the test does
+// instruction and the reductions go to words no test names (never in the constant bank, whose
+// words are all instances' copies), so they add no order the test does
 // not have, and an outcome the model forbids stays forbidden.
 #include <algorithm>
 #include <set>
@@ -132,6 +133,8 @@ void emitLineStress(PtxText& out, const litmus::Test& test, const Plan& plan) {
     out.op("@%h_p bra " + T);
     for (size_t i = 0; i < locs[t].size() && i < 32; ++i) {
       const LocPlan& l = plan.locs[static_cast<size_t>(locs[t][i])];
+      // in the constant bank the next word is another instance's copy (ptx_kernel.cpp): no padding
+      if (l.bankWord >= 0 || l.constant) continue;
       const int pad = (l.span + 3) / 4 * 4;  // the word after the slot: padding when stride > it
       const std::string skip = T + "_" + std::to_string(i);
       out.op("and.b32 %h_c, %h_b, " + hex(uint64_t{1} << i));

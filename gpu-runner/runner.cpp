@@ -169,8 +169,8 @@ std::string encodeJob(const Job& j) {
   os << "name " << escape(j.name) << "\nshape " << h.roles << " " << h.clusterSize << " " << h.clusterLaunch << " "
      << h.warpsPerBlock << " " << h.maxGroupsPerBlock << " " << h.laneMode << " " << h.globalLocations << " "
      << h.slotBytes << " " << h.slotAlign << " " << h.serial << "\naliases " << j.aliases << " " << j.texture << " "
-     << j.surface << " " << j.arrayTexture << "\nresults " << j.regResults << " " << j.sharedResults << " "
-     << j.observed << "\ngrids";
+     << j.surface << " " << j.arrayTexture << " " << j.bankWords << "\nresults " << j.regResults << " "
+     << j.sharedResults << " " << j.observed << "\ngrids";
   for (bool g : j.gridProgrammatic) os << " " << g;
   os << "\ngpus " << j.gpus << "\n";
   for (const Job::TensorMap& m : j.tensorMaps) {
@@ -204,7 +204,7 @@ Job decodeJob(const std::string& text) {
       vs >> h.roles >> h.clusterSize >> h.clusterLaunch >> h.warpsPerBlock >> h.maxGroupsPerBlock >> h.laneMode >>
           h.globalLocations >> h.slotBytes >> h.slotAlign >> h.serial;
     else if (key == "aliases")
-      vs >> j.aliases >> j.texture >> j.surface >> j.arrayTexture;
+      vs >> j.aliases >> j.texture >> j.surface >> j.arrayTexture >> j.bankWords;
     else if (key == "results")
       vs >> j.regResults >> j.sharedResults >> j.observed;
     else if (key == "gpus")

@@ -277,16 +277,26 @@ exists (x == 0)
 }
 
 TEST_CASE("what the runner cannot run is refused with the position and the instruction") {
+  // a location with a constant alias lives in the constant bank, one 32-bit word per instance
   CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: const
 locations: {x: 0, c: {alias-of: x, proxy: constant}}
 threads:
   P0:
     code: |
-      st.global.u32 [x], 1;
+      st.global.u64 [x], 1;
 condition: exists (x == 1)
 )")),
-                    doctest::Contains("t.yaml:2:19: error: location 'c' is an alias of 'x' through the constant "
-                                      "proxy, and the test writes it; constant memory is written only by the host"));
+                    doctest::Contains("t.yaml:2:13: error: location 'x' has a constant alias: the GPU runner keeps it "
+                                      "in the constant bank as one 32-bit word"));
+  CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: const2
+locations: {x: 0, c: {alias-of: x, proxy: constant}, y: {alias-of: x}}
+threads:
+  P0:
+    code: |
+      st.global.u32 [y], 1;
+condition: exists (x == 1)
+)")),
+                    doctest::Contains("location 'y' is an alias of 'x', which lives in the constant bank"));
   // a texture alias runs when read with tld (catalog/proxy/texture-*), and only so
   CHECK_THROWS_WITH(gpu::generatePtx(yaml(R"(name: tex
 locations: {x: 0, t: {alias-of: x, proxy: texture}}
