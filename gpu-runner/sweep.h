@@ -38,6 +38,7 @@ struct SweepShare {
   uint64_t count = 0;      // the instances it was given (-n / N)
   uint64_t instances = 0;  // the instances it ran
   uint64_t condition = 0;  // instances satisfying the condition body
+  uint64_t forbidden = 0;  // instances in states the model forbids
   double seconds = 0;
   std::string status = "not run";  // "ok", "timeout", "error", or "not run" (an earlier share failed)
   std::string stoppedBy;           // ok: "count", "budget" or "deadline"

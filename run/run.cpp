@@ -385,7 +385,7 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
   const double modelSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
   gpu::RunResult r = runner.collect();
   std::vector<gpu::SweepShare> swept;
-  if (shares.size() > 1) r = runcli::sweepRest(runner, t, shares, std::move(r), swept);
+  if (shares.size() > 1) r = runcli::sweepRest(runner, t, model, shares, std::move(r), swept);
   progress.clear();  // before anything is printed
   if (runcli::fatal(r)) {
     std::cerr << "litmus run: " << r.message << "\n";
@@ -398,6 +398,7 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
   if (runcli::launchFault(r)) fault = runcli::diagnoseFault(t, a.modelTimeout);
   if (r.status == gpu::RunStatus::Ok) {
     runcli::printRun(std::cout, t, r, model, j, o.seed, swept.empty() ? "" : runcli::sweepLine(swept));
+    if (const std::string replay = runcli::sweepReplay(t, swept, a.json); !replay.empty()) std::cout << replay << "\n";
   } else {
     std::cout << "Test " << t.name << ": " << judge::toString(j.verdict) << ": " << r.message
               << (j.reason == r.message ? "" : "; " + j.reason) << "\n"

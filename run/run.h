@@ -104,10 +104,12 @@ Earlier readEarlier(const std::string& path);
 // --sweep (run/run_campaign.cpp): runs shares 1.. of a sweep after share 0 (`first`), adding their
 // results into it; records each share in `swept`. Stops at the first share that is not Ok, whose
 // status and message (naming the share) the result takes.
-gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
+gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const Model& model,
+                         const std::vector<gpu::RunOptions>& shares,
                          gpu::RunResult first, std::vector<gpu::SweepShare>& swept);
-// For a sweep that ended in a share that timed out or failed: that share's profile, saved next to
-// the JSON file `json` (when given) for `--profile`, and the command that replays it; "" otherwise.
+// For a sweep with a share that timed out, failed or saw states the model forbids: the first such
+// share's profile, saved next to the JSON file `json` (when given) for `--profile`, and the
+// command that replays it; "" otherwise.
 std::string sweepReplay(const litmus::Test& test, const std::vector<gpu::SweepShare>& swept, const std::string& json);
 // The "Sweep: ..." line: the profiles under which the condition held; JSON: one object per share.
 std::string sweepLine(const std::vector<gpu::SweepShare>& swept);

@@ -98,8 +98,9 @@ void Timing::print(std::ostream& os, int workers) const {
 
 namespace runcli {
 
-gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const std::vector<gpu::RunOptions>& shares,
-                         gpu::RunResult first, std::vector<gpu::SweepShare>& swept) {
+gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const Model& model,
+                         const std::vector<gpu::RunOptions>& shares, gpu::RunResult first,
+                         std::vector<gpu::SweepShare>& swept) {
   for (const gpu::RunOptions& o : shares) {
     gpu::SweepShare s;
     s.profile = o.profile;
@@ -114,6 +115,7 @@ gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, con
     s.seconds = r.seconds;
     if (r.status != gpu::RunStatus::Ok) return;
     s.condition = gpu::conditionHits(test, r);
+    s.forbidden = judge(test, r, model).violations;  // so that the share that showed it can be replayed
     s.stoppedBy = gpu::stoppedBy(r);
   };
   record(0, first);
@@ -141,7 +143,7 @@ gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, con
 std::string sweepReplay(const litmus::Test& test, const std::vector<gpu::SweepShare>& swept, const std::string& json) {
   for (size_t k = 0; k < swept.size(); ++k) {
     const gpu::SweepShare& s = swept[k];
-    if (s.status != "timeout" && s.status != "error") continue;
+    if (s.status != "timeout" && s.status != "error" && s.forbidden == 0) continue;
     std::string file = json.empty() ? "SHARE.profile" : json + "." + std::to_string(k) + ".profile";
     if (!json.empty()) {
       // one file per failing share; a later test's failure in the same share overwrites it, so
@@ -153,7 +155,10 @@ std::string sweepReplay(const litmus::Test& test, const std::vector<gpu::SweepSh
       std::ofstream(file) << gpu::formatProfile(s.profile);
     }
     std::ostringstream os;
-    os << "Sweep share " << k << " ended " << s.status << " under this profile";
+    if (s.forbidden)
+      os << "Sweep share " << k << " showed " << s.forbidden << " instances in states the model forbids under this profile";
+    else
+      os << "Sweep share " << k << " ended " << s.status << " under this profile";
     os << (json.empty() ? " (save it as SHARE.profile)" : " (saved in " + file + ")") << "; replay it with\n  litmus run --profile "
        << file << " --seed " << s.seed << " -n " << s.count << (s.status == "timeout" ? " --trace-waits " : " ")
        << test.file << "\n";
@@ -172,8 +177,13 @@ std::string sweepLine(const std::vector<gpu::SweepShare>& swept) {
     if (swept[k].status == "ok" && swept[k].condition) {
       hits << (shares++ ? ", " : ": ") << "#" << k << " " << swept[k].condition;
     }
+  std::ostringstream forbidden;
+  int showed = 0;
+  for (size_t k = 0; k < swept.size(); ++k)
+    if (swept[k].forbidden) forbidden << (showed++ ? ", " : ": ") << "#" << k << " " << swept[k].forbidden;
   return "Sweep " + std::to_string(swept.size()) + " profiles: the condition held under " + std::to_string(shares) +
-         hits.str() + "\n";
+         hits.str() + (showed ? "; states the model forbids under " + std::to_string(showed) + forbidden.str() : "") +
+         "\n";
 }
 
 nlohmann::ordered_json sweepJson(const std::vector<gpu::SweepShare>& swept) {
@@ -183,7 +193,8 @@ nlohmann::ordered_json sweepJson(const std::vector<gpu::SweepShare>& swept) {
     for (const auto& [key, value] : gpu::profileValues(s.profile)) profile[key] = value;
     out.push_back({{"seed", s.seed}, {"count", s.count}, {"status", s.status},
                    {"stoppedBy", s.stoppedBy.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.stoppedBy)},
-                   {"instances", s.instances}, {"condition", s.condition}, {"seconds", s.seconds}, {"profile", profile}});
+                   {"instances", s.instances}, {"condition", s.condition}, {"forbidden", s.forbidden},
+                   {"seconds", s.seconds}, {"profile", profile}});
   }
   return out;
 }

@@ -288,6 +288,13 @@ PY
 check "sweep: four shares with their own seeds and profiles, adding up to the run" sweepCheck
 cp "$TMP/sweep.json" "$TMP/sweep1.json"
 FAKE_CUDA_STATES="1,1;0,0" fake run -n 4000 --sweep 4 --json "$TMP/sweep.json" "$MP"
+# a share that shows a state the model forbids is named, with its profile and the replay
+FAKE_CUDA_STATES="1,0" fake run -n 4000 --sweep 2 --json "$TMP/sweepf.json" "$MP"
+check "sweep violation: exit 1" test $RC -eq 1
+check "sweep violation: the shares that showed forbidden states" has out "; states the model forbids under 2: #0 "
+check "sweep violation: the replay of the first" has out "Sweep share 0 showed "
+check "sweep violation: its profile saved" test -s "$TMP/sweepf.json.MP+rel.gpu+acq.gpu-diffcta.share0.profile"
+check "sweep violation: forbidden per share in the JSON" python3 -c 'import json,sys; s=json.loads(open(sys.argv[1]).readline())["sweep"]; sys.exit(not all(x["forbidden"] > 0 for x in s))' "$TMP/sweepf.json"
 sweepProfiles() { python3 -c 'import json,sys; print([x["profile"] for x in json.loads(open(sys.argv[1]).readline())["sweep"]])' "$1"; }
 check "sweep: a rerun draws the same profiles" test "$(sweepProfiles "$TMP/sweep.json")" = "$(sweepProfiles "$TMP/sweep1.json")"
 # the later shares get what is left of the budget, so the test keeps to it (without: about 1.2x)
