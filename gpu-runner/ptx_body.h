@@ -95,6 +95,7 @@ class BodyEmitter {
   // Texture, surface and constant aliases (ptx_body_image.cpp).
   void checkProxy(const Instr& in) const;
   const LocPlan* aliasThrough(const Instr& in, litmus::Proxy proxy) const;
+  std::string offsetFrom(const std::string& param, const LocPlan& l, int64_t byte, const std::string& guard);
   std::string element(const Instr& in, const LocPlan& l, const std::string& guard);
   std::pair<std::string, std::string> arrayCoordinates(const std::string& element, const std::string& guard,
                                                       bool bytes);

@@ -52,27 +52,37 @@ void BodyEmitter::checkProxy(const Instr& in) const {
                    litmus::toString(in.proxy) + " alias of a location for the GPU runner");
 }
 
-// The 32-bit element of the buffer that `l` (an alias) names for this instance: (address - p_loc) / 4.
-std::string BodyEmitter::element(const Instr& in, const LocPlan& l, const std::string& g) {
-  const std::string base = x(), off = x(), idx = w();
+// The byte offset of this instance's address of `l` (an alias: its target's), plus `byte`, from the
+// global address the kernel parameter `param` holds.
+std::string BodyEmitter::offsetFrom(const std::string& param, const LocPlan& l, int64_t byte, const std::string& g) {
+  const std::string base = x(), off = x();
   const size_t v = static_cast<size_t>(&l - plan_.locs.data());
-  const int64_t byte = in.args[in.op == Opcode::St ? 0 : 1].imm;
-  out_.op(g + "ld.param.u64 " + base + ", [p_loc]");
+  out_.op(g + "ld.param.u64 " + base + ", [" + param + "]");
   out_.op(g + "cvta.to.global.u64 " + base + ", " + base);
   out_.op(g + "sub.u64 " + off + ", %a" + std::to_string(v) + ", " + base);
   if (byte) out_.op(g + "add.u64 " + off + ", " + off + ", " + std::to_string(byte));
+  return off;
+}
+
+// The 32-bit element of the buffer that `l` (an alias) names for this instance: (address - p_loc) / 4.
+std::string BodyEmitter::element(const Instr& in, const LocPlan& l, const std::string& g) {
+  const std::string off = offsetFrom("p_loc", l, in.args[in.op == Opcode::St ? 0 : 1].imm, g), idx = w();
   out_.op(g + "shr.u64 " + off + ", " + off + ", 2");
   out_.op(g + "cvt.u32.u64 " + idx + ", " + off);
   return idx;
 }
 
-// The array's (x, y) of an element; x in bytes for suld.b/sust.b, in elements for tex.
+void emitArrayCoordinates(PtxText& out, const std::string& g, const std::string& e, const std::string& cx,
+                          const std::string& cy, bool bytes) {
+  out.op(g + "and.b32 " + cx + ", " + e + ", " + std::to_string((1 << kArrayRowShift) - 1));
+  if (bytes) out.op(g + "shl.b32 " + cx + ", " + cx + ", 2");
+  out.op(g + "shr.u32 " + cy + ", " + e + ", " + std::to_string(kArrayRowShift));
+}
+
 std::pair<std::string, std::string> BodyEmitter::arrayCoordinates(const std::string& e, const std::string& g,
                                                                   bool bytes) {
   const std::string cx = w(), cy = w();
-  out_.op(g + "and.b32 " + cx + ", " + e + ", " + std::to_string((1 << kArrayRowShift) - 1));
-  if (bytes) out_.op(g + "shl.b32 " + cx + ", " + cx + ", 2");
-  out_.op(g + "shr.u32 " + cy + ", " + e + ", " + std::to_string(kArrayRowShift));
+  emitArrayCoordinates(out_, g, e, cx, cy, bytes);
   return {cx, cy};
 }
 
@@ -97,11 +107,7 @@ void BodyEmitter::texLoad(const Instr& in, const LocPlan& l) {
 // instance, its offset in the bank being that of its global address from p_cbank.
 void BodyEmitter::constantLoad(const Instr& in, const LocPlan& l) {
   const std::string g = memGuard(in);
-  const std::string base = x(), off = x(), c = x(), t = w();
-  const size_t v = static_cast<size_t>(&l - plan_.locs.data());
-  out_.op(g + "ld.param.u64 " + base + ", [p_cbank]");
-  out_.op(g + "cvta.to.global.u64 " + base + ", " + base);
-  out_.op(g + "sub.u64 " + off + ", %a" + std::to_string(v) + ", " + base);
+  const std::string off = offsetFrom("p_cbank", l, 0, g), c = x(), t = w();
   out_.op(g + "mov.u64 " + c + ", lt_cbank");
   out_.op(g + "add.u64 " + c + ", " + c + ", " + off);
   out_.op(g + "ld.const.u32 " + t + ", [" + c + "]");

@@ -23,6 +23,11 @@ constexpr int kResultSlotBytes = 16;
 // The surface array's rows (device.cpp, ptx_body_image.cpp): 2^14 32-bit elements, so element e
 // of the location buffer is the array's (e mod 2^14, e / 2^14).
 constexpr int kArrayRowShift = 14;
+class PtxText;
+// The array's (cx, cy) of the u32 element in `element`, cx in bytes (suld.b/sust.b) or in elements
+// (tex); cy may be `element` itself (ptx_body_image.cpp).
+void emitArrayCoordinates(PtxText& out, const std::string& guard, const std::string& element, const std::string& cx,
+                          const std::string& cy, bool bytes);
 // The module's constant bank for locations with a constant alias (lt_cbank): 64 KiB of 32-bit
 // words, the most a module may declare; it bounds the instances of a launch (harness.cpp).
 constexpr int kBankWords = 16384;

@@ -43,10 +43,8 @@ void arrayElement(PtxText& out, const std::string& base, int offset) {
   out.op("sub.u64 %h_W, %h_A, " + base);
   if (offset) out.op("add.u64 %h_W, %h_W, " + num(offset));
   out.op("shr.u64 %h_W, %h_W, 2");
-  out.op("cvt.u32.u64 %h_c, %h_W");
-  out.op("shr.u32 %h_d, %h_c, " + num(kArrayRowShift));
-  out.op("and.b32 %h_c, %h_c, " + num((1 << kArrayRowShift) - 1));
-  out.op("shl.b32 %h_c, %h_c, 2");
+  out.op("cvt.u32.u64 %h_d, %h_W");
+  emitArrayCoordinates(out, "", "%h_d", "%h_c", "%h_d", true);
 }
 
 // A location in the constant bank (ptx_kernel.cpp): instance %h_n32's word, its global address in %h_A.
