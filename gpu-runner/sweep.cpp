@@ -14,19 +14,22 @@ std::vector<RunOptions> sweepShares(const RunOptions& options, int n) {
   std::vector<RunOptions> shares;
   const uint64_t per = (options.count + static_cast<uint64_t>(n) - 1) / static_cast<uint64_t>(n);
   for (int k = 0; k < n; ++k) {
-    RunOptions o = options;
+    RunOptions o = k == 0 ? options : drawnShare(options, k);
     o.count = std::max<uint64_t>(1, per);
     o.budgetSeconds = options.budgetSeconds / n;
-    o.seed = options.seed + static_cast<uint64_t>(k);
-    if (k > 0) {
-      // the draw depends on the test's seed and the share only, so a rerun repeats it
-      uint64_t mix = options.seed * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(k);
-      Rng rng(splitmix64(mix) ^ 0x5357454550ULL);
-      o.profile = randomProfile(rng);
-    }
     shares.push_back(o);
   }
   return shares;
+}
+
+RunOptions drawnShare(const RunOptions& options, int k) {
+  RunOptions o = options;
+  o.seed = options.seed + static_cast<uint64_t>(k);
+  // the draw depends on the test's seed and the share only, so a rerun repeats it
+  uint64_t mix = options.seed * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(k);
+  Rng rng(splitmix64(mix) ^ 0x5357454550ULL);
+  o.profile = randomProfile(rng);
+  return o;
 }
 
 namespace {

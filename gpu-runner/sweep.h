@@ -18,6 +18,9 @@ namespace gpu {
 // a profile drawn by randomProfile from a PRNG seeded by (seed, k), and seed + k; each has
 // ceil(count / N) instances and budget / N seconds. n <= 1: the options alone.
 std::vector<RunOptions> sweepShares(const RunOptions& options, int n);
+// Share k (k > 0) of a sweep as a whole run: its drawn profile and seed, with the count and budget
+// of `options` (a longer sweep's later shares; `run --cover` rounds are such shares).
+RunOptions drawnShare(const RunOptions& options, int k);
 
 // Adds what `part` recorded into `total` (runs of the same test): histogram, not-recorded entries,
 // instances, launches and overflow; stoppedByBudget and freshWorker when either was. Times and

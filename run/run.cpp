@@ -6,7 +6,6 @@
 
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -27,190 +26,19 @@
 #include "litmus/parse.h"
 #include "run/emit_sass.h"
 #include "run/run.h"
+#include "run/run_args.h"
+#include "run/run_cover.h"
 #include "suite/progress.h"
 #include "suite/shard.h"
 
 namespace {
 
-constexpr const char* kDefaultProfile = "litmus-gpu.profile";
+using runcli::RunArgs;
+using runcli::UsageError;
 // --tune --per-family: the tests of a family it tunes on, and each run's GPU budget when --budget
 // is not given. A family costs at most trials * 4 * budget of GPU time (6.4 s by default).
 constexpr size_t kTestsPerFamily = 4;
 constexpr double kFamilyBudget = 0.1;
-
-struct RunArgs {
-  std::vector<std::string> paths;
-  uint64_t count = 10000000, seed = 1;
-  double timeout = 60, modelTimeout = 0;
-  int trials = 16, unroll = 2, sweep = 1;
-  bool tune = false, selfTest = false, profileGiven = false;
-  std::string json, profile = kDefaultProfile, emitDir;
-  std::string sassDir;  // --emit-sass (run/emit_sass.cpp)
-  // campaigns (docs/gpu-runner.md, "Campaigns")
-  double budget = 0, maxTime = 0;
-  bool resume = false, perFamily = false, workerPerTest = false, traceWaits = false;
-  suite::Shard shard;  // --shard K/N (docs/scale.md)
-  std::string gpus;    // --gpus all|LIST (docs/gpu-runner.md, "Several GPUs")
-  std::string jitCache = gpu::defaultJitCacheDir();  // docs/gpu-runner.md, "The JIT off the critical path"
-  int jitAhead = 3;
-};
-
-struct UsageError {
-  std::string message;
-};
-
-double number(const std::string& flag, const std::string& v, double max) {
-  char* end = nullptr;
-  const double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end || !(d >= 0) || d > max) throw UsageError{"bad value '" + v + "' for " + flag};
-  return d;
-}
-
-// Counts may be written 1e8: CLI11 reads the text, this checks it is a whole number in range.
-uint64_t integer(const std::string& flag, const std::string& v, double min, double max) {
-  const double d = number(flag, v, max);
-  if (d != std::floor(d) || d < min) throw UsageError{"bad value '" + v + "' for " + flag};
-  return static_cast<uint64_t>(d);
-}
-
-const char* const kDescription =
-    "Runs each test on the GPU many times and prints the histogram of final states, each marked "
-    "allowed or forbidden by the model, and a verdict per test: ok, violation, inconclusive, hung, "
-    "timeout, refused or error (docs/gpu-runner.md).";
-const char* const kFooter =
-    "exit: 0 every test ok (or hung where the model says it can), 1 a violation, 2 bad input or usage\n"
-    "or no CUDA driver or device, 3 a test inconclusive, timed out or refused, 4 internal error\n"
-    "(the most severe wins: 4, 2, 1, 3, 0). --self-test: 0 every known answer reproduced, 1 not.\n"
-    "--max-time: 3 when tests were left for --resume, whatever the verdicts (the piece that finishes\n"
-    "the campaign exits with every test's). Campaigns: docs/gpu-runner.md, section 10.";
-
-// --gpus: its syntax (the devices themselves are checked when the run starts); runs of tests only.
-void checkGpusArg(const RunArgs& a, bool given) {
-  if (!given) return;
-  std::string why;
-  if (!gpu::parseGpuList(a.gpus, why)) throw UsageError{"bad value '" + a.gpus + "' for --gpus: " + why};
-  if (a.tune || a.selfTest || !a.emitDir.empty() || !a.sassDir.empty())
-    throw UsageError{"--gpus is for runs of tests (not --tune, --self-test, --emit-ptx or --emit-sass)"};
-}
-
-// Options that do not go together, or need another.
-void checkCombination(const RunArgs& a) {
-  if (a.resume && a.json.empty()) throw UsageError{"--resume needs --json FILE (the results to resume from)"};
-  if (a.perFamily && !a.tune) throw UsageError{"--per-family goes with --tune"};
-  if (a.perFamily && a.paths.empty()) throw UsageError{"--tune --per-family needs the tests to tune on"};
-  if (a.sweep > 1 && (a.tune || a.selfTest)) throw UsageError{"--sweep is for runs of tests"};
-  if ((a.resume || a.maxTime > 0) && (a.tune || a.selfTest || !a.emitDir.empty()))
-    throw UsageError{"--resume and --max-time are for runs of tests"};
-  const int modes = a.tune + a.selfTest + !a.emitDir.empty() + !a.sassDir.empty();
-  if (modes > 1) throw UsageError{"--tune, --self-test, --emit-ptx and --emit-sass do not go together"};
-  if (a.selfTest && !a.paths.empty()) throw UsageError{"--self-test runs its own tests; give no PATH"};
-  if (a.paths.empty() && !a.tune && !a.selfTest) throw UsageError{"run needs at least one test file or directory"};
-}
-
-// Fills `a`; returns false when the help was printed.
-// The words as given, before they are checked and converted.
-struct RawArgs {
-  std::string count, seed, timeout, trials, unroll, modelTimeout, budget, maxTime, sweep, shard;
-};
-
-void addRunOptions(CLI::App& app, RunArgs& a, RawArgs& w) {
-  app.add_option("PATH", a.paths, "test files or directories (YAML or herd .litmus)");
-  app.add_option("-n", w.count, "instances per test (default 1e7; 1e8 and the like are accepted)")->type_name("COUNT");
-  app.add_option("--seed", w.seed, "seed of every random launch parameter (default 1)")->type_name("S");
-  app.add_option("--timeout", w.timeout, "stop a test that has not finished after S seconds (default 60)")
-      ->type_name("S");
-  app.add_option("--json", a.json, "also write one JSON object per test, one per line")->type_name("FILE");
-  app.add_option("--profile", a.profile, "stress profile (default: litmus-gpu.profile if it exists)")
-      ->type_name("FILE");
-  app.add_flag("--tune", a.tune, "search stress profiles on the tests given (default: MP, SB, LB relaxed) "
-                                 "and save the best to the profile file");
-  app.add_option("--trials", w.trials, "profiles --tune tries (default 16)")->type_name("N");
-  app.add_flag("--trace-waits", a.traceWaits, "record the wait each testing thread entered last, so that a "
-                                             "timeout says where its launch was stuck (docs/wait-trace.md)");
-  app.add_option("--emit-ptx", a.emitDir, "write each test's generated PTX to DIR/NAME.ptx and run nothing")
-      ->type_name("DIR");
-  app.add_option("--emit-sass", a.sassDir,
-                 "write each test's cubin from the driver's JIT (and its nvdisasm -hex disassembly, "
-                 "where nvdisasm is found) to DIR/NAME.cubin and .sass, and run nothing")
-      ->type_name("DIR");
-  app.add_flag("--self-test", a.selfTest,
-               "run the built-in known-answer tests (gpu-runner/self-test/) and fail unless every "
-               "instance shows the one state the model allows");
-  app.add_option("--unroll", w.unroll, "the model's loop bound: backward jumps per branch (default 2)")
-      ->type_name("N");
-  app.add_option("--model-timeout", w.modelTimeout, "seconds the model may take per test (default: no limit)")
-      ->type_name("S");
-}
-
-// Campaigns (docs/gpu-runner.md, section 10) and scaling out (docs/scale.md).
-void addCampaignOptions(CLI::App& app, RunArgs& a, RawArgs& w) {
-  app.add_option("--budget", w.budget, "GPU seconds per test: a test stops at -n instances or S seconds, "
-                                     "whichever comes first (--tune --per-family: per run, default 0.1)")
-      ->type_name("S");
-  app.add_option("--max-time", w.maxTime, "start no test after S seconds of the whole run; the rest are left "
-                                        "for --resume (exit 3)")
-      ->type_name("S");
-  app.add_flag("--resume", a.resume, "with --json FILE: skip the tests whose results FILE holds, append the "
-                                     "others (a torn last line is dropped and its test rerun)");
-  app.add_option("--jit-cache", a.jitCache, "keep the driver's compilations of the tests in DIR (default "
-                                            "$XDG_CACHE_HOME/ptx-litmus/cubin; none: not on disk)")
-      ->type_name("DIR");
-  app.add_option("--jit-ahead", a.jitAhead, "compile the next N tests on host threads while the GPU runs the "
-                                            "current one (default 3; 0: each test's JIT when it starts)")
-      ->type_name("N")
-      ->check(CLI::Range(0, 64));
-  app.add_flag("--worker-per-test", a.workerPerTest,
-               "a fresh worker process and CUDA context for every test (slower; to measure the per-test "
-               "overhead the persistent worker saves)");
-  app.add_flag("--per-family", a.perFamily, "with --tune: tune a profile for each test family (YAML family:) "
-                                            "on its tests whose condition the model allows; saved as sections");
-  app.add_option("--sweep", w.sweep, "run each test under N stress profiles in turn (the profile given, then "
-                                   "N-1 drawn from the test's seed), each for about 1/N of -n and --budget; "
-                                   "histograms added (docs/gpu-runner.md, \"Sweeps\")")
-      ->type_name("N");
-  app.add_option("--gpus", a.gpus, "run on these GPUs: all, or device numbers 0,1,...: a test on one GPU is "
-                                  "split over them, a test across k GPUs runs on the first k")
-      ->type_name("all|LIST");
-  app.add_option("--shard", w.shard, "only the tests of shard K of N, by a hash of the test name; "
-                                   "'litmus merge' joins the shards' --json files (docs/scale.md)")
-      ->type_name("K/N");
-}
-
-bool parseRunArgs(int argc, char** argv, RunArgs& a) {
-  CLI::App app{kDescription, "litmus run"};
-  app.footer(kFooter);
-  RawArgs w;
-  addRunOptions(app, a, w);
-  addCampaignOptions(app, a, w);
-  std::vector<std::string> args(argv, argv + argc);
-  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
-  try {
-    app.parse(args);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return false;
-  } catch (const CLI::ParseError& e) {
-    throw UsageError{e.what()};
-  }
-  if (!w.shard.empty()) {
-    const auto s = suite::parseShard(w.shard);
-    if (!s) throw UsageError{"bad value '" + w.shard + "' for --shard (" + suite::shardSyntax() + ")"};
-    a.shard = *s;
-  }
-  if (!w.count.empty()) a.count = integer("-n", w.count, 1, 1e15);
-  if (!w.seed.empty()) a.seed = integer("--seed", w.seed, 0, 1.8e19);
-  if (!w.timeout.empty()) a.timeout = number("--timeout", w.timeout, 1e6);
-  if (!w.trials.empty()) a.trials = static_cast<int>(integer("--trials", w.trials, 1, 10000));
-  if (!w.unroll.empty()) a.unroll = static_cast<int>(integer("--unroll", w.unroll, 0, 1000));
-  if (!w.modelTimeout.empty()) a.modelTimeout = number("--model-timeout", w.modelTimeout, 1e6);
-  if (!w.budget.empty()) a.budget = number("--budget", w.budget, 1e6);
-  if (!w.sweep.empty()) a.sweep = static_cast<int>(integer("--sweep", w.sweep, 1, 1000));
-  if (!w.maxTime.empty()) a.maxTime = number("--max-time", w.maxTime, 1e9);
-  a.profileGiven = app.count("--profile") > 0;
-  checkCombination(a);
-  checkGpusArg(a, app.count("--gpus") > 0);
-  return true;
-}
 
 bool parseTests(const std::vector<std::string>& paths, std::vector<litmus::Test>& tests) {
   bool ok = true;
@@ -366,7 +194,8 @@ int runTune(const RunArgs& a, std::vector<litmus::Test> tests, gpu::ProfileSet s
 std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Test& t, const RunArgs& a,
                                       const gpu::RunOptions& o, const std::string& section, std::ostream* json,
                                       runcli::Timing& timing, runcli::Coverage& coverage,
-                                      suite::ProgressLine& progress, const std::function<void()>& whileRunning) {
+                                      suite::ProgressLine& progress, const std::function<void()>& whileRunning,
+                                      std::vector<runcli::CoverEntry>* cover) {
   const std::vector<gpu::RunOptions> shares = gpu::sweepShares(o, a.sweep);
   try {
     runner.submit(t, shares.front());
@@ -392,8 +221,14 @@ std::optional<runcli::Verdict> runOne(gpu::MultiRunner& runner, const litmus::Te
     return std::nullopt;
   }
   timing.add(r, modelSeconds);
-  coverage.add(r, model);
   const runcli::Judgement j = runcli::judge(t, r, model);
+  const bool known = model.kind == runcli::Model::Kind::Decided || model.kind == runcli::Model::Kind::Bounded;
+  if (cover && r.status == gpu::RunStatus::Ok && known && j.verdict != runcli::Verdict::Violation &&
+      runcli::unseenAllowed(r, model) > 0)
+    // counted once --cover's rounds have added theirs (a violation is shown already: no rounds)
+    cover->push_back({&t, o, static_cast<int>(shares.size()), model, r, j.verdict, j.verdict, false});
+  else
+    coverage.add(r, model);
   std::optional<runcli::Fault> fault;
   if (runcli::launchFault(r)) fault = runcli::diagnoseFault(t, a.modelTimeout);
   if (r.status == gpu::RunStatus::Ok) {
@@ -429,6 +264,27 @@ std::vector<int> gpusOf(const RunArgs& a, gpu::DeviceProbe& probe) {
   return gpus;
 }
 
+// --cover: the rounds after the tests, their states counted in `coverage`, and a verdict they
+// made worse replacing the pass's; false when the driver or device went away.
+bool coverRest(gpu::MultiRunner& runner, const RunArgs& a, std::ofstream& json, std::vector<runcli::CoverEntry>& cover,
+               runcli::Coverage& coverage, std::map<runcli::Verdict, int>& verdicts, int& rc) {
+  const runcli::CoverSummary s =
+      runcli::coverRounds({runner, a.json.empty() ? nullptr : &json, a.json}, cover, a.cover);
+  if (!s.fatal.empty()) {
+    std::cerr << "litmus run: " << s.fatal << "\n";
+    return false;
+  }
+  for (const runcli::CoverEntry& e : cover) {
+    coverage.add(e.total, e.model);
+    if (e.verdict == e.passVerdict) continue;
+    --verdicts[e.passVerdict];
+    ++verdicts[e.verdict];
+    rc = cli::worse(rc, judge::exitCode(e.verdict));
+  }
+  runcli::printCover(std::cout, s, cover);
+  return true;
+}
+
 int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::ProfileSet& profiles,
            bool loaded) {
   if (int rc = driverMissing()) return rc;
@@ -448,6 +304,7 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
   gpu::MultiRunner runner(a.workerPerTest, gpus, gpus.empty() ? nullptr : &probe);
   runcli::Timing timing;
   runcli::Coverage coverage;
+  std::vector<runcli::CoverEntry> cover;
   // over the tests when there are several; a single test gets the worker's line of instances
   suite::ProgressLine progress(isatty(STDERR_FILENO) && tests.size() > 1);
   size_t reached = 0;
@@ -477,12 +334,14 @@ int runAll(const RunArgs& a, const std::vector<litmus::Test>& tests, const gpu::
     gpu::RunOptions o = runOptions(a, profiles.forFamily(litmus::familyOf(t), &section));
     o.progress = o.progress && !progress.enabled();
     const std::optional<runcli::Verdict> v = runOne(runner, t, a, o, section, a.json.empty() ? nullptr : &jsonFile,
-                                                    timing, coverage, progress, [&] { prefetch(i + 1); });
+                                                    timing, coverage, progress, [&] { prefetch(i + 1); },
+                                                    a.cover > 0 ? &cover : nullptr);
     if (!v) return 2;
     ++verdicts[*v];
     rc = cli::worse(rc, judge::exitCode(*v));
   }
   progress.clear();
+  if (a.cover > 0 && !coverRest(runner, a, jsonFile, cover, coverage, verdicts, rc)) return 2;
   if (a.resume) std::cout << "Resumed: " << skipped << " tests already in " << a.json << "\n";
   timing.print(std::cout, runner.workersStarted());
   coverage.print(std::cout);

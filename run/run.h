@@ -89,7 +89,11 @@ std::optional<bool> conditionReachable(const litmus::Test& test, const Model& mo
 class Earlier {
  public:
   std::optional<Verdict> find(const litmus::Test& test) const;
-  void add(const std::string& test, const std::string& file, Verdict v) { done_[{test, file}] = v; }
+  // A test with several records (--cover's rounds after its own) keeps the worst verdict.
+  void add(const std::string& test, const std::string& file, Verdict v) {
+    const auto [it, fresh] = done_.try_emplace({test, file}, v);
+    if (!fresh && judge::badness(v) < judge::badness(it->second)) it->second = v;
+  }
   size_t size() const { return done_.size(); }
 
  private:

@@ -335,6 +335,31 @@ check "trace: the JSON's waits" test "$(waits "$TMP/traced.json")" = "P0/1/32 P1
 FAKE_CUDA_HANG="test tma-pipeline-S2-K3" FAKE_CUDA_TRACE="0:1:32" \
   fake run -n 1000 --timeout 2 --json "$TMP/untraced.json" "$TMA"
 check "trace: off by default (JSON waits null)" test "$(waits "$TMP/untraced.json")" = None
+# --cover S: rounds after the pass for the tests with allowed states unseen. The fake shows the
+# state 0,1 only under a stressed launch (the pass's default profile has no stress; drawn ones do).
+FAKE_CUDA_STATES="1,1;0,0" FAKE_CUDA_STRESS_STATES="0,1" fake run -n 4000 --cover 30 --json "$TMP/cover.json" "$MP"
+check "cover: exit 0" test $RC -eq 0
+check "cover: a round line" has out "Cover round 1: 1 tests run, "
+check "cover: the state the pass missed is seen" has out " s: 1 allowed states seen that the pass had not shown; 0 still unseen"
+check "cover: the Coverage line counts the rounds" has out "Coverage: 3 of 3 allowed final states observed (100.0%)"
+coverRounds() { python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if "coverRound" in json.loads(l)))' "$1"; }
+check "cover: a JSON record per round's run, after the pass's" test "$(coverRounds "$TMP/cover.json")" -ge 1
+lit merge "$TMP/cover.json"
+check "cover: merge adds the rounds to the pass (three states)" python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; sys.exit(not (len(r) == 1 and len(r[0]["histogram"]) == 3 and r[0]["neverObserved"] == []))' "$TMP/out"
+FAKE_CUDA_STATES="1,1;0,0" fake run -n 4000 --cover 1 "$MP"
+check "cover: time out, exit 0" test $RC -eq 0
+check "cover: names the test still short of a state" has out "0 allowed states seen that the pass had not shown; 1 still unseen in 1 of them: MP+rel.gpu+acq.gpu-diffcta (1)"
+check "cover: the Coverage line without it" has out "Coverage: 2 of 3 allowed final states observed (66.7%); not seen: 1 rare"
+FAKE_CUDA_STATES="1,1;0,0" FAKE_CUDA_STRESS_STATES="1,0" fake run -n 4000 --cover 2 --json "$TMP/coverv.json" "$MP"
+check "cover violation: exit 1" test $RC -eq 1
+check "cover violation: the round's report" has out "VIOLATION"
+check "cover violation: the summary counts it" has out "Summary: 1 tests: 0 ok, 1 violation"
+coverProfiles() { find "$TMP" -name 'coverv.json.MP+rel.gpu+acq.gpu-diffcta.cover*.profile' -size +0 | wc -l; }
+check "cover violation: its profile saved, once (the test gets no more rounds)" test "$(coverProfiles)" -eq 1
+fake run --tune --cover 2
+check "cover: not with --tune" test $RC -eq 2
+fake run --cover soon "$MP"
+check "cover: a bad value is a usage error" test $RC -eq 2
 fake run -n 1000 --sweep 0 "$MP"
 check "sweep: 0 is a usage error" test $RC -eq 2
 fake run --tune --sweep 2

@@ -23,6 +23,20 @@ TEST_CASE("sweep: shares split count and budget, keep the first profile, draw th
   CHECK(gpu::sweepShares(o, 1).size() == 1);
 }
 
+TEST_CASE("sweep: a drawn share as a whole run (run --cover's rounds) is a longer sweep's later share") {
+  gpu::RunOptions o;
+  o.count = 10;
+  o.budgetSeconds = 1.0;
+  o.seed = 7;
+  const gpu::RunOptions third = gpu::drawnShare(o, 3);
+  CHECK(third.count == 10);  // the whole count and budget, not a share of them
+  CHECK(third.budgetSeconds == doctest::Approx(1.0));
+  CHECK(third.seed == 10);
+  CHECK(third.profile == gpu::sweepShares(o, 8)[3].profile);
+  CHECK(gpu::drawnShare(o, 9).profile == gpu::sweepShares(o, 16)[9].profile);
+  CHECK(third.profile != o.profile);
+}
+
 TEST_CASE("sweep: addRun adds histograms, not-recorded entries and counts") {
   litmus::State a, b;
   a.values = {1, 0};
