@@ -1,0 +1,22 @@
+# litmus run: stress profile (docs/gpu-runner.md); `litmus run --tune` writes it
+threadsPerBlock = 128    # testing threads per block
+occupancyPct = 51    # % of the resident capacity used
+memStride = 18    # words between instances' slots (max)
+interleavePct = 86    # % launches with locations side by side
+shufflePct = 65    # % launches with shuffled role blocks
+barrierPct = 25    # % launches with the spin barrier
+spinLimit = 46440    # polls before the barrier gives up
+delayMax = 169    # random delay after the barrier (clocks)
+roleSkew = 171    # delay per litmus-thread index (clocks)
+stressPct = 63    # stressing blocks, % of testing blocks
+stressIters = 1221    # accesses per stressing thread
+stressLineBytes = 32    # scratch line size
+stressLines = 11    # scratch lines under stress
+stressPattern = 2    # 0 st/st 1 st/ld 2 ld/st 3 ld/ld 4 any
+preStressPct = 28    # % launches whose testers pre-stress
+preStressIters = 162    # pre-stress accesses per tester
+globalBarrierPct = 71    # % barriers with one counter per launch
+serialPct = 61    # % launches running all roles in every lane
+prefetchPct = 3    # % launches whose testers first read locations they load
+lineStressPct = 23    # % launches whose testers first load their lines
+lineStressOps = 16    # reductions per chosen location in those
