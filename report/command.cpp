@@ -7,8 +7,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <stdexcept>
 
 #include "base/subcommand.h"
+#include "merge/merge.h"
 #include "litmus/test.h"
 #include "report/html.h"
 
@@ -48,12 +51,43 @@ void writeAtomically(const std::string& path, const std::string& text) {
   }
 }
 
+// The run records of one test (its file and name) from several runs, such as the rounds of
+// `run --cover` after the test's own record or a campaign repeated, are one test on the page:
+// added up where the first stood, as `litmus merge` adds them.
+void joinRepeatedRuns(std::vector<Record>& records) {
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> runs;
+  for (size_t i = 0; i < records.size(); ++i)
+    if (records[i].kind == "run")
+      runs[{records[i].data.value("file", ""), records[i].data.value("test", "")}].push_back(i);
+  std::vector<char> drop(records.size(), 0);
+  for (const auto& [key, at] : runs) {
+    if (at.size() < 2) continue;
+    std::vector<nlohmann::ordered_json> parts;
+    for (size_t i : at) parts.push_back(records[i].data);
+    try {
+      records[at.front()].data = merge::mergeRuns(parts);
+    } catch (const std::invalid_argument& e) {
+      const Record& r = records[at.back()];
+      throw litmus::Error({r.source, r.line, 1}, "cannot add this run of " + key.second + " to its earlier ones: " + e.what());
+    }
+    for (size_t k = 1; k < at.size(); ++k) drop[at[k]] = 1;
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (drop[i]) continue;
+    if (kept != i) records[kept] = std::move(records[i]);  // never moved onto itself: that empties it
+    ++kept;
+  }
+  records.resize(kept);
+}
+
 int run(const Args& a) {
   std::vector<Record> records;
   for (const std::string& in : a.inputs) {
     auto more = readResults(in);
     records.insert(records.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
+  joinRepeatedRuns(records);
   // Output checked before minutes of graph drawing: a bad path is a usage error, nothing written.
   const fs::path dir = fs::path(a.output).parent_path();
   if (!dir.empty() && !fs::is_directory(dir)) throw litmus::Error({a.output, 0, 0}, "no such directory");

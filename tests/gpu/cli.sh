@@ -346,6 +346,9 @@ coverRounds() { python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[
 check "cover: a JSON record per round's run, after the pass's" test "$(coverRounds "$TMP/cover.json")" -ge 1
 lit merge "$TMP/cover.json"
 check "cover: merge adds the rounds to the pass (three states)" python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; sys.exit(not (len(r) == 1 and len(r[0]["histogram"]) == 3 and r[0]["neverObserved"] == []))' "$TMP/out"
+lit report --no-graphs -o "$TMP/cover.html" "$TMP/cover.json"
+check "cover: report shows the test once, its rounds added up" has err "litmus report: 1 results,"
+check "cover: report's histogram has the round's state" grep -q '"histogram":\[[^]]*{"state":{"P1:r0":0,"P1:r1":1}' "$TMP/cover.html"
 FAKE_CUDA_STATES="1,1;0,0" fake run -n 4000 --cover 1 "$MP"
 check "cover: time out, exit 0" test $RC -eq 0
 check "cover: names the test still short of a state" has out "0 allowed states seen that the pass had not shown; 1 still unseen in 1 of them: MP+rel.gpu+acq.gpu-diffcta (1)"
