@@ -7,7 +7,9 @@
 // every k-th time.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -28,9 +30,18 @@ class Deadline {
   Deadline(double seconds, double spent) : Deadline(seconds) {
     if (set()) end_ -= std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spent));
   }
+  // The same deadline that also passes once `stop` is raised: work raced by other work (the
+  // engines of `--engine portfolio`) stops when the other answers first.
+  Deadline stoppedBy(std::shared_ptr<const std::atomic<bool>> stop) const {
+    Deadline d = *this;
+    d.stop_ = std::move(stop);
+    return d;
+  }
   bool set() const { return seconds_ > 0; }
+  bool stoppable() const { return stop_ != nullptr; }
   double seconds() const { return seconds_; }
-  bool passed() const { return set() && Clock::now() >= end_; }
+  bool stopped() const { return stop_ && stop_->load(std::memory_order_relaxed); }
+  bool passed() const { return (set() && Clock::now() >= end_) || stopped(); }
   void check() const {
     if (passed()) throw Expired{};
   }
@@ -49,6 +60,7 @@ class Deadline {
  private:
   double seconds_ = 0;
   Clock::time_point end_{};
+  std::shared_ptr<const std::atomic<bool>> stop_;
 };
 
 }  // namespace litmus

@@ -5,6 +5,7 @@
 #include "checker/explain_sync.h"
 #include "checker/explicit_engine.h"
 #include "checker/readings_check.h"
+#include "checker/portfolio.h"
 #include "checker/smt_engine.h"
 #include "model/bitrel.h"
 #include "model/reliance.h"
@@ -30,12 +31,13 @@ const char* toString(Engine e) {
     case Engine::Explicit: return "explicit";
     case Engine::Smt: return "smt";
     case Engine::Both: return "both";
+    case Engine::Portfolio: return "portfolio";
   }
   return "?";
 }
 
 std::optional<Engine> parseEngine(const std::string& s) {
-  for (Engine e : {Engine::Auto, Engine::Explicit, Engine::Smt, Engine::Both})
+  for (Engine e : {Engine::Auto, Engine::Explicit, Engine::Smt, Engine::Both, Engine::Portfolio})
     if (s == toString(e)) return e;
   return std::nullopt;
 }
@@ -138,6 +140,7 @@ Result dispatch(const litmus::Test& test, const Options& options, Engine engine,
   switch (engine) {
     case Engine::Smt: return checkSmt(test, options, deadline);
     case Engine::Both: return checkBoth(test, options, deadline);
+    case Engine::Portfolio: return checkPortfolio(test, options, deadline);
     default: return checkExplicit(test, options, deadline);
   }
 }

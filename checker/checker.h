@@ -20,7 +20,8 @@
 
 namespace checker {
 
-enum class Engine { Auto, Explicit, Smt, Both };
+// Portfolio: the explicit and the symbolic engine at once, the first answer wins (portfolio.h).
+enum class Engine { Auto, Explicit, Smt, Both, Portfolio };
 
 struct Options {
   Engine engine = Engine::Auto;

@@ -23,12 +23,21 @@ namespace checker {
 // (issue 18: an mbarrier test ran for minutes past --timeout 10). So a watchdog thread also
 // interrupts the context when the deadline passes; Z3_interrupt is meant to be called from
 // another thread, and the check then answers unknown.
+// A deadline that can also be stopped (Deadline::stoppedBy) is looked at every 20 ms.
 class Watchdog {
  public:
   Watchdog(z3::context& c, const Deadline& deadline)
-      : thread_([this, &c, seconds = deadline.secondsLeft()] {
+      : thread_([this, &c, deadline] {
           std::unique_lock lock(m_);
-          if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) c.interrupt();
+          for (;;) {
+            double wait = deadline.set() ? deadline.secondsLeft() : 0.02;
+            if (deadline.stoppable()) wait = std::min(wait, 0.02);
+            if (cv_.wait_for(lock, std::chrono::duration<double>(wait), [this] { return done_; })) return;
+            if (deadline.passed()) {
+              c.interrupt();
+              return;
+            }
+          }
         }) {}
   ~Watchdog() {
     {
@@ -84,10 +93,8 @@ class Smt {
   static Answer checkWith(z3::solver& s, const Deadline& deadline) {
     deadline.check();
     std::optional<Watchdog> dog;
-    if (deadline.set()) {
-      s.set("timeout", static_cast<unsigned>(std::max(1.0, deadline.secondsLeft() * 1000)));
-      dog.emplace(s.ctx(), deadline);
-    }
+    if (deadline.set()) s.set("timeout", static_cast<unsigned>(std::max(1.0, deadline.secondsLeft() * 1000)));
+    if (deadline.set() || deadline.stoppable()) dog.emplace(s.ctx(), deadline);
     switch (s.check()) {
       case z3::sat: return Answer::Sat;
       case z3::unsat: return Answer::Unsat;

@@ -338,7 +338,8 @@ int cmdConvert(const Args& a) {
 // ---- the command line -----------------------------------------------------------------------
 
 void addModelOptions(CLI::App* cmd, Args& a) {
-  cmd->add_option("--engine", a.engine, "explicit | smt | both | auto (default auto)")
+  cmd->add_option("--engine", a.engine, "explicit | smt | both | portfolio | auto (default auto); portfolio: explicit and smt at "
+                                  "once on two threads, the first answer wins")
       ->type_name("E")
       ->check([](const std::string& v) {
         return checker::parseEngine(v) ? std::string() : "unknown engine '" + v + "'";

@@ -42,7 +42,8 @@ double timedCheck(const litmus::Test& t, checker::Engine e, double timeout, litm
 
 TEST_CASE("--timeout is a deadline for every engine") {
   const litmus::Test storm = coherenceStorm(8, 4);
-  for (checker::Engine e : {checker::Engine::Explicit, checker::Engine::Smt, checker::Engine::Both})
+  for (checker::Engine e : {checker::Engine::Explicit, checker::Engine::Smt, checker::Engine::Both,
+                            checker::Engine::Portfolio})
     for (double limit : {0.2, 1.0}) {
       const std::string engine = checker::toString(e);
       CAPTURE(engine);
@@ -63,7 +64,7 @@ TEST_CASE("--timeout is a deadline for every engine") {
 TEST_CASE("a test that finishes within its deadline is not affected by it") {
   const litmus::Test small = coherenceStorm(2, 1);
   using checker::Engine;
-  for (Engine e : {Engine::Explicit, Engine::Smt, Engine::Both}) {
+  for (Engine e : {Engine::Explicit, Engine::Smt, Engine::Both, Engine::Portfolio}) {
     const std::string engine = checker::toString(e);
     CAPTURE(engine);
     litmus::Outcome timed, untimed;
@@ -104,6 +105,22 @@ threads:
 condition: exists (true)
 )", "arrivals.yaml"), o).outcome;
   CHECK(pattern.engine == "explicit");
+}
+
+// The portfolio answers as soon as one engine does and stops the other: on racing writes the
+// symbolic engine answers in about a second while the explicit engine would enumerate coherence
+// orders for over 30 s (above), so the answer is the symbolic engine's, well before that.
+TEST_CASE("portfolio: the first engine to answer answers, and the other is stopped") {
+  litmus::Outcome raced;
+  const double took = timedCheck(coherenceStorm(4, 2), checker::Engine::Portfolio, 25, raced);
+  REQUIRE(raced.status == litmus::Status::Done);
+  CHECK(raced.engine == "smt");
+  CHECK(took < 15);
+  litmus::Outcome alone;
+  timedCheck(coherenceStorm(4, 2), checker::Engine::Smt, 25, alone);
+  CHECK(raced.states == alone.states);
+  CHECK((raced.observation() == alone.observation()));
+  CHECK((checker::parseEngine("portfolio") == checker::Engine::Portfolio));
 }
 
 // Issue 18: an mbarrier test with arrive_drop, tx-counts and three phases. Its mbarrier has more
