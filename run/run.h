@@ -111,6 +111,16 @@ Earlier readEarlier(const std::string& path);
 gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, const Model& model,
                          const std::vector<gpu::RunOptions>& shares,
                          gpu::RunResult first, std::vector<gpu::SweepShare>& swept);
+// A profile under which a run showed forbidden states (or ended in a timeout): saved beside the
+// JSON results as JSON.TEST.TAG.profile when there are any, and the lines that say so and give
+// the command that replays it. `what` opens the message; `placeholder` is the file name offered
+// when there is no JSON to save beside.
+struct Replay {
+  std::string what, tag, placeholder;
+  uint64_t seed = 0, count = 0;
+  bool traceWaits = false;
+};
+std::string replayAdvice(const litmus::Test& test, const gpu::Profile& profile, const Replay& r, const std::string& json);
 // For a sweep with a share that timed out, failed or saw states the model forbids: the first such
 // share's profile, saved next to the JSON file `json` (when given) for `--profile`, and the
 // command that replays it; "" otherwise.

@@ -140,32 +140,36 @@ gpu::RunResult sweepRest(gpu::MultiRunner& runner, const litmus::Test& test, con
   return first;
 }
 
+std::string replayAdvice(const litmus::Test& test, const gpu::Profile& profile, const Replay& r, const std::string& json) {
+  std::string file = r.placeholder;
+  if (!json.empty()) {
+    // the name carries the test: a later test's failure under the same share or round must not
+    // overwrite this one's profile
+    std::string name = test.name;
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '+') c = '_';
+    file = json + "." + name + "." + r.tag + ".profile";
+    std::ofstream(file) << gpu::formatProfile(profile);
+  }
+  std::ostringstream os;
+  os << r.what << " under this profile" << (json.empty() ? " (save it as " + file + ")" : " (saved in " + file + ")")
+     << "; replay it with\n  litmus run --profile " << file << " --seed " << r.seed << " -n " << r.count
+     << (r.traceWaits ? " --trace-waits " : " ") << test.file << "\n";
+  std::istringstream lines(gpu::formatProfile(profile));
+  for (std::string line; std::getline(lines, line);)
+    if (line.find('#') != 0) os << "  " << line.substr(0, line.find("    #")) << "\n";
+  return os.str();
+}
+
 std::string sweepReplay(const litmus::Test& test, const std::vector<gpu::SweepShare>& swept, const std::string& json) {
   for (size_t k = 0; k < swept.size(); ++k) {
     const gpu::SweepShare& s = swept[k];
     if (s.status != "timeout" && s.status != "error" && s.forbidden == 0) continue;
-    std::string file = json.empty() ? "SHARE.profile" : json + "." + std::to_string(k) + ".profile";
-    if (!json.empty()) {
-      // one file per failing share; a later test's failure in the same share overwrites it, so
-      // the name carries the test too
-      std::string name = test.name;
-      for (char& c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '+') c = '_';
-      file = json + "." + name + ".share" + std::to_string(k) + ".profile";
-      std::ofstream(file) << gpu::formatProfile(s.profile);
-    }
-    std::ostringstream os;
-    if (s.forbidden)
-      os << "Sweep share " << k << " showed " << s.forbidden << " instances in states the model forbids under this profile";
-    else
-      os << "Sweep share " << k << " ended " << s.status << " under this profile";
-    os << (json.empty() ? " (save it as SHARE.profile)" : " (saved in " + file + ")") << "; replay it with\n  litmus run --profile "
-       << file << " --seed " << s.seed << " -n " << s.count << (s.status == "timeout" ? " --trace-waits " : " ")
-       << test.file << "\n";
-    std::istringstream lines(gpu::formatProfile(s.profile));
-    for (std::string line; std::getline(lines, line);)
-      if (line.find('#') != 0) os << "  " << line.substr(0, line.find("    #")) << "\n";
-    return os.str();
+    const std::string what = s.forbidden ? "Sweep share " + std::to_string(k) + " showed " + std::to_string(s.forbidden) +
+                                               " instances in states the model forbids"
+                                         : "Sweep share " + std::to_string(k) + (s.status == "timeout" ? " ran past its deadline (hung)" : " failed");
+    return replayAdvice(test, s.profile,
+                        {what, "share" + std::to_string(k), "SHARE.profile", s.seed, s.count, s.status == "timeout"}, json);
   }
   return "";
 }

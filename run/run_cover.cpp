@@ -1,9 +1,7 @@
 #include "run/run_cover.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -22,27 +20,6 @@ size_t unseenAllowed(const gpu::RunResult& r, const Model& m) {
 namespace {
 
 Verdict worseOf(Verdict a, Verdict b) { return judge::badness(b) < judge::badness(a) ? b : a; }
-
-// The profile of a round that showed forbidden states, saved beside the JSON file (when there is
-// one), and the command that replays it.
-std::string replayLine(const litmus::Test& test, const gpu::RunOptions& o, int round, const std::string& json) {
-  std::string file = "ROUND.profile";
-  if (!json.empty()) {
-    std::string name = test.name;
-    for (char& c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '+') c = '_';
-    file = json + "." + name + ".cover" + std::to_string(round) + ".profile";
-    std::ofstream(file) << gpu::formatProfile(o.profile);
-  }
-  std::ostringstream os;
-  os << "Cover round " << round << " saw states the model forbids under this profile"
-     << (json.empty() ? " (save it as ROUND.profile)" : " (saved in " + file + ")") << "; replay it with\n  litmus run --profile "
-     << file << " --seed " << o.seed << " -n " << o.count << " " << test.file << "\n";
-  std::istringstream lines(gpu::formatProfile(o.profile));
-  for (std::string line; std::getline(lines, line);)
-    if (line.find('#') != 0) os << "  " << line.substr(0, line.find("    #")) << "\n";
-  return os.str();
-}
 
 nlohmann::ordered_json roundJson(const CoverEntry& e, const gpu::RunResult& part, const Judgement& j,
                                  const gpu::RunOptions& o, int round) {
@@ -80,7 +57,10 @@ bool runAgain(const CoverContext& ctx, CoverEntry& e, int round, CoverSummary& s
   if (j.violations > 0) {
     e.stopped = true;  // its verdict is made; the report and the profile replay it
     printRun(std::cout, *e.test, part, e.model, j, o.seed, "Cover round " + std::to_string(round) + "\n");
-    std::cout << replayLine(*e.test, o, round, ctx.jsonPath) << "\n";
+    std::cout << replayAdvice(*e.test, o.profile,
+                              {"Cover round " + std::to_string(round) + " saw states the model forbids",
+                               "cover" + std::to_string(round), "ROUND.profile", o.seed, o.count, false},
+                              ctx.jsonPath) << "\n";
   }
   return true;
 }

@@ -312,7 +312,7 @@ check "deadline: JSON stoppedBy deadline" test "$(jsonField "$TMP/deadline.json"
 # share, finished or not.
 FAKE_CUDA_HANG_STRESS=1 FAKE_CUDA_STATES="0,0" fake run -n 4000 --sweep 4 --timeout 2 --json "$TMP/hangs.json" "$MP"
 check "sweep hang: verdict timeout (exit 3)" test $RC -eq 3
-check "sweep hang: the report names the share and the replay" has out "Sweep share 1 ended timeout under this profile"
+check "sweep hang: the report names the share and the replay" has out "Sweep share 1 ran past its deadline (hung) under this profile"
 check "sweep hang: the replay traces the waits" has out " --trace-waits $MP"
 sweepStatus() { python3 -c 'import json,sys; print(" ".join(s["status"] for s in json.loads(open(sys.argv[1]).readline())["sweep"]))' "$1"; }
 check "sweep hang: every share in the JSON" test "$(sweepStatus "$TMP/hangs.json")" = "ok timeout not run not run"
