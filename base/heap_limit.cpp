@@ -29,7 +29,7 @@ namespace {
 // allocation slowed it measurably. The count may lag by kBatch bytes per thread.
 constexpr int64_t kBatch = 64 << 10;
 std::atomic<int64_t> g_heapUsed{0};
-std::atomic<int64_t> g_heapCap{std::numeric_limits<int64_t>::max()};
+[[maybe_unused]] std::atomic<int64_t> g_heapCap{std::numeric_limits<int64_t>::max()};
 thread_local int64_t t_pending = 0;
 
 [[maybe_unused]] void account(int64_t bytes) {

@@ -71,7 +71,6 @@ void add(Group& total, const Group& g) {
 }
 
 const char* const kRows[] = {"allowed", "forbidden", "unknown"};
-const char* const kCols[] = {"seen", "not seen", "none"};
 
 void printTable(std::ostream& os, const Group& g) {
   os << "               |   A: seen  not seen      none |   B: seen  not seen      none\n";

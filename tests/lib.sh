@@ -3,6 +3,7 @@
 #   . "$(dirname "$0")/../lib.sh"
 #   lib_litmus "$1"          # LITMUS: the program under test, absolute; exit 2 if not executable
 #   lib_source "${2:-}"      # SRC: the source tree, absolute (default: two folders above the script)
+#   lib_sanitized            # true when $LITMUS is built with AddressSanitizer
 #
 # It sets LC_ALL=C and makes TMP, a scratch directory removed on exit. Checks print TAP-style
 # lines (`ok - ...`, `not ok - ...` with `#   ` detail lines) and are counted; `finish` prints the
@@ -40,6 +41,10 @@ lib_litmus() {
     exit 2
   fi
 }
+# AddressSanitizer reserves terabytes of address space: a sanitizer build cannot run under
+# `ulimit -v`. Its runtime is linked dynamically by GCC and statically by clang, so the symbol is
+# looked for in the program itself rather than in what ldd lists.
+lib_sanitized() { grep -qa __asan_init "$LITMUS"; }
 lib_source() {
   SRC=${1:-$(dirname "$0")/../..}
   SRC=$(cd "$SRC" && pwd) || exit 2

@@ -323,9 +323,11 @@ void tmaStore(Draft& d, Plan& plan) {
     seq.push_back({{"cp.async.bulk.global.shared::cta.bulk_group [g], [b], 16;"}});
     if (g.coin(80)) seq.push_back({{"cp.async.bulk.commit_group;"}});
   }
-  if (g.coin(75))
+  if (g.coin(75)) {
+    const int pending = g.coin(80) ? 0 : 1;  // one draw after the other: + leaves their order open
     seq.push_back({{"cp.async.bulk.wait_group" + std::string(g.coin(30) ? ".read " : " ") +
-                    std::to_string(g.coin(80) ? 0 : 1) + ";"}});
+                    std::to_string(pending) + ";"}});
+  }
   if (!g.coin(60) || d.threads.size() < 2) return;
   const int f = d.find("y");
   d.write(f);
@@ -364,9 +366,10 @@ void remoteTransfer(Draft& d, Plan& plan, bool copy) {
   }
   for (int k = 0; k < sends; ++k) {
     if (g.coin(30)) {
+      const int value = g.pick(1, 2);  // one draw after the other: + leaves their order open
       plan[s].push_back({{"st.async" + std::string(g.coin(30) ? ".weak" : "") +
                           ".shared::cluster.mbarrier::complete_tx::bytes.b32 " + ae + ", " +
-                          std::to_string(g.pick(1, 2)) + ", " + am + ";"}});
+                          std::to_string(value) + ", " + am + ";"}});
     } else {
       d.read(s, e);
       plan[s].push_back({{"red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes." +

@@ -65,7 +65,10 @@ std::string fence(Draft& d) {
     return g.of(std::vector<std::string>{"fence.proxy.async;", "fence.proxy.async.global;",
                                          "fence.proxy.async.shared::cta;",
                                          "fence.proxy.async.shared::cluster;"});
-  return g.of(kinds) + g.of(kScopes) + ";";
+  // the operands of + are unsequenced (GCC and clang draw in opposite orders): the draws are
+  // made one by one, so that a seed names one test whatever the compiler
+  const std::string scope = g.of(kScopes);
+  return g.of(kinds) + scope + ";";
 }
 
 Block rmw(Draft& d, int t, int l, const std::string& sp, const std::string& a) {
@@ -79,11 +82,13 @@ Block rmw(Draft& d, int t, int l, const std::string& sp, const std::string& a) {
       static const std::vector<std::string> ops = {".add.u32", ".exch.b32", ".max.u32", ".inc.u32"};
       const std::string r = d.reg(t);
       d.threads[t].values.push_back(r);
-      return {{"atom" + g.of(sems) + g.of(kScopes) + sp + g.of(ops) + " " + r + ", " + a + ", " + v + ";"}};
+      const std::string op = g.of(ops), scope = g.of(kScopes), sem = g.of(sems);  // one by one
+      return {{"atom" + sem + scope + sp + op + " " + r + ", " + a + ", " + v + ";"}};
     }
-    case 1:
-      return {{"red" + std::string(g.coin(50) ? ".relaxed" : ".release") + g.of(kScopes) + sp +
-               ".add.u32 " + a + ", 1;"}};
+    case 1: {
+      const std::string scope = g.of(kScopes);  // one by one
+      return {{"red" + std::string(g.coin(50) ? ".relaxed" : ".release") + scope + sp + ".add.u32 " + a + ", 1;"}};
+    }
     default: {
       const std::string r = d.reg(t);
       d.threads[t].values.push_back(r);
@@ -127,7 +132,8 @@ Block memoryOpAt(Draft& d, int t, int l) {
   }
   if (k <= 5) {
     d.write(l);
-    return {{"st" + storeSem(g) + sp + ".u32 " + a + ", " + storeValue(d, t) + ";"}};
+    const std::string value = storeValue(d, t);  // one draw after the other
+    return {{"st" + storeSem(g) + sp + ".u32 " + a + ", " + value + ";"}};
   }
   return rmw(d, t, l, sp, a);
 }

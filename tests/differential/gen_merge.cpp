@@ -14,7 +14,10 @@ bool plain(const Location& l) { return l.kind != Location::Kind::Mbarrier; }
 // setp with a random comparison against a small constant (the unsigned spellings included).
 std::string setp(Draft& d, const std::string& p, const std::string& r) {
   static const std::vector<std::string> cmps = {"eq", "ne", "lt", "gt", "le", "ge", "lo", "hs"};
-  return "setp." + d.g.of(cmps) + ".u32 " + p + ", " + r + ", " + std::to_string(d.g.pick(0, 2)) + ";";
+  // the operands of + are unsequenced (GCC and clang draw in opposite orders): the draws are
+  // made one by one, so that a seed names one test whatever the compiler
+  const int k = d.g.pick(0, 2);
+  return "setp." + d.g.of(cmps) + ".u32 " + p + ", " + r + ", " + std::to_string(k) + ";";
 }
 
 // A register holding a value read: one the thread already has, or a fresh load.
@@ -36,7 +39,8 @@ Block underBranch(Draft& d, int t, const Block& b) {
   if (kind == 3) {  // herd's compare-and-branch
     static const std::vector<std::string> ops = {"beq", "bne", "blt", "bge"};
     const std::string l = d.label(t);
-    out.lines.push_back(g.of(ops) + " " + r + ", " + std::to_string(g.pick(0, 2)) + ", " + l + ";");
+    const int k = g.pick(0, 2);  // one draw after the other
+    out.lines.push_back(g.of(ops) + " " + r + ", " + std::to_string(k) + ", " + l + ";");
     out.lines.insert(out.lines.end(), b.lines.begin(), b.lines.end());
     out.lines.push_back(l + ":");
     return out;

@@ -86,8 +86,10 @@ void drawLoop(Draft& d) {
     d.write(x);
   } else {
     const std::string r = d.reg(t);
-    b.lines = {l + ":", "atom" + g.of(std::vector<std::string>{"", ".relaxed", ".acquire"}) +
-                            g.of(kScopes) + sp + ".add.u32 " + r + ", " + a + ", 1;",
+    // one draw after the other: the operands of + are unsequenced (GCC and clang differ)
+    const std::string scope = g.of(kScopes);
+    b.lines = {l + ":", "atom" + g.of(std::vector<std::string>{"", ".relaxed", ".acquire"}) + scope + sp +
+                            ".add.u32 " + r + ", " + a + ", 1;",
                "setp.lt.u32 " + p + ", " + r + ", 1;", "@" + p + " bra " + l + ";"};
     for (int k = 0; k < 2; ++k) {
       d.read(t, x);
@@ -194,8 +196,8 @@ void drawClusterBar(Draft& d) {
       seq.push_back(b);
       if (g.coin(30)) seq.push_back(memoryOp(d, t));
       if (g.coin(90)) {
-        seq.push_back({{"barrier.cluster.wait" + std::string(g.coin(30) ? ".acquire" : "") +
-                        (g.coin(30) ? ".aligned;" : ";")}});
+        const std::string aligned = g.coin(30) ? ".aligned;" : ";";  // one draw after the other
+        seq.push_back({{"barrier.cluster.wait" + std::string(g.coin(30) ? ".acquire" : "") + aligned}});
         d.threads[t].forks *= 2;
       }
       if (g.coin(50)) seq.push_back(memoryOp(d, t));

@@ -22,7 +22,7 @@ mkdir -p "$dir"
 # check has 30 s (the slowest drawn test takes about 5 s). AddressSanitizer reserves terabytes of
 # address space and slows every check several times: no cap there, and 150 s.
 limit=30
-if ldd "$LITMUS" 2>/dev/null | grep -q libasan; then limit=150; else ulimit -v 4000000; fi
+if lib_sanitized; then limit=150; else ulimit -v 4000000; fi
 GUARD=$((limit + 10))
 
 PYTHONPATH=$SRC python3 "$SRC/tests/differential/draw_pipelines.py" "$dir" "$seeds" >"$TMP/draws" 2>"$TMP/census"

@@ -45,7 +45,9 @@ const char* const kGolden[][2] = {
 // the diff, then rerun without it.
 TEST_CASE("generated PTX of pinned catalogue tests matches the golden files") {
   const bool update = std::getenv("UPDATE_GOLDEN") != nullptr;
-  for (const auto& [test, golden] : kGolden) {
+  for (const auto& entry : kGolden) {
+    const char* const test = entry[0];  // not a structured binding: clang 14 cannot capture one
+    const char* const golden = entry[1];
     CAPTURE(test);
     const std::string ptx = gpu::generatePtx(catalogue(test));
     const std::string path = std::string(LITMUS_SOURCE_DIR) + "/tests/gpu/golden/" + golden;

@@ -321,7 +321,9 @@ TEST_CASE("sameInstr tells apart instructions that differ in any one compared fi
       {"clcDim", [](Instr& i) { i.clcDim = 2; }},
       {"multicast", [](Instr& i) { i.multicast = !i.multicast; }},
   };
-  for (const auto& [field, change] : changes) {
+  for (const auto& entry : changes) {
+    const auto& field = entry.first;  // not a structured binding: clang 14 cannot capture one
+    const auto& change = entry.second;
     CAPTURE(field);
     Instr changed = base;
     change(changed);

@@ -11,5 +11,5 @@ set -u
 lib_litmus "$1"
 lib_source "$2"
 # AddressSanitizer reserves terabytes of address space: no cap there (its build is slower anyway).
-ldd "$LITMUS" 2>/dev/null | grep -q libasan || ulimit -v 4000000
+lib_sanitized || ulimit -v 4000000
 "$LITMUS" suite --engine both --timeout 120 "$SRC/patterns/reference"
