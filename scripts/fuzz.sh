@@ -4,8 +4,11 @@
 # catalogue, tests/**) and, when it is there, ../shared/corpus (read at run time, never copied into
 # the repository), then runs each target for SECONDS.
 #
-#   scripts/fuzz.sh [--seconds N] [--build-only] [TARGET...]
+#   scripts/fuzz.sh [--seconds N] [--build-only] [--all] [TARGET...]
 #
+# --all builds every target of the tree, not only the fuzz targets: the tree is then a sanitizer
+# build of the whole project as well (CI runs ctest in it). LITMUS_CMAKE_ARGS adds cmake arguments
+# (CI: -DLITMUS_WERROR=ON).
 # TARGET: fuzz_yaml, fuzz_herd, fuzz_check (default: all three). N defaults to 60 (the CI smoke
 # run); a campaign is the same command with a larger N, e.g. --seconds 3600. The corpus of each
 # target grows in build-fuzz/corpus/TARGET across runs; a crash, leak, hang (-timeout) or memory
@@ -17,13 +20,15 @@ cd "$(dirname "$0")/.."
 
 seconds=60
 build_only=0
+all=0
 targets=()
 while [ $# -gt 0 ]; do
   case $1 in
     --seconds) seconds=$2; shift 2 ;;
     --build-only) build_only=1; shift ;;
+    --all) all=1; shift ;;
     fuzz_yaml | fuzz_herd | fuzz_check) targets+=("$1"); shift ;;
-    *) echo "usage: $0 [--seconds N] [--build-only] [fuzz_yaml|fuzz_herd|fuzz_check ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--seconds N] [--build-only] [--all] [fuzz_yaml|fuzz_herd|fuzz_check ...]" >&2; exit 2 ;;
   esac
 done
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_yaml fuzz_herd fuzz_check)
@@ -32,10 +37,15 @@ build=build-fuzz
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # -O1 and line tables only: the build is quicker, stack traces still name lines
+# shellcheck disable=SC2086
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-  -DLITMUS_FUZZ=ON "${launcher[@]}" >/dev/null
-cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >&2
+  -DLITMUS_FUZZ=ON "${launcher[@]}" ${LITMUS_CMAKE_ARGS:-} >/dev/null
+if [ "$all" -eq 1 ]; then
+  cmake --build "$build" -j"$(nproc)" >&2
+else
+  cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >&2
+fi
 [ "$build_only" -eq 0 ] || exit 0
 
 # Seeds: every test the project has, YAML and herd, the bad inputs included (their messages are
