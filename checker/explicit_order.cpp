@@ -124,35 +124,44 @@ void maxInCo(const Candidate& c, BitRel& co, int w, int r) {
     if (v != w && c.s.ms.get(v, w) && (c.g.events[r].mbarrier || c.s.ms.get(v, r))) co.set(v, w);
 }
 
-// The locations every write of which is one half of a read-modify-write, the RMWs' reads and
-// writes morally strong two by two (a spin lock's exch or cas, a counter's atom.add; plain loads
-// may read it too): per location, the indices into c.reads of its RMWs' reads, in event order
-// (program order within a thread); empty for the others. In every consistent execution these
-// writes form one chain from the initial write: co orders each morally strong pair (§8.9.6), SC
-// per location puts each RMW's write after the write it reads, and Atomicity leaves no write
-// between the two. So each RMW reads the write just before its own, and forEachRf builds the
-// chain one RMW at a time instead of choosing each read's write apart: a choice of writes that no
-// chain has is then never made, where reads chosen one by one (a spin lock's loops: each read of
-// each iteration, any write) found it out only once most reads were chosen.
-// writeOf: per event, the write half of the RMW it is the read half of (-1: none).
+// The locations whose read-modify-writes are morally strong two by two (a spin lock's exch or cas,
+// a counter's atom.add, an mbarrier's arrivals and tx updates, D35), whatever other writes they
+// have (an mbarrier's init, a plain store): per location, the indices into c.reads of its RMWs'
+// reads, in event order (program order within a thread); empty for the others. In every
+// consistent execution the RMWs form one chain in co: co orders each morally strong pair
+// (§8.9.6) and SC per location puts each RMW's write after the write it reads. So an RMW reads
+// either the RMW just before it in the chain or a write that is not an RMW: not an earlier RMW
+// (the one just before would lie between the two, and Atomicity forbids a morally strong write
+// there), not a later one (SC per location). forEachRf builds the chain one RMW at a time,
+// instead of choosing each read's write apart: a choice of writes that no chain has is then never
+// made, where reads chosen one by one (a spin lock's loops: each read of each iteration, any
+// write; each arrival on a pipeline's barriers) found it out only once most reads were chosen.
+// Plain loads of the location still choose freely. writeOf: per event, the write half of the RMW
+// it is the read half of (-1: none).
 std::vector<std::vector<size_t>> rmwChains(const Candidate& c, const std::vector<int>& writeOf) {
   std::vector<int> readOf(c.g.events.size(), -1);
   for (const auto& [r, w] : c.g.rmw) readOf[w] = r;
   std::vector<std::vector<size_t>> out(c.writesByLoc.size());
-  std::vector<bool> ok(c.writesByLoc.size(), true);
-  std::vector<std::vector<int>> events(c.writesByLoc.size());
+  std::vector<std::vector<int>> events(c.writesByLoc.size());  // the RMWs' reads and writes
   for (size_t k = 0; k < c.reads.size(); ++k) {
     const int r = c.reads[k], loc = c.g.events[r].loc;
     if (writeOf[r] < 0 || c.g.events[writeOf[r]].loc != loc) continue;  // a plain read: any write
     out[loc].push_back(k);
     events[loc].push_back(r);
+    events[loc].push_back(writeOf[r]);
   }
+  // The chain takes a thread's RMWs in event order: that is co's order only where program order
+  // relates them as accesses of one address (po_loc: SC per location), which an asynchronous RMW
+  // (red.async) or one through another address of the location (an alias, mapa) does not.
   for (size_t l = 0; l < out.size(); ++l) {
-    for (int w : c.writesByLoc[l]) ok[l] = ok[l] && readOf[w] >= 0 && c.g.events[readOf[w]].loc == static_cast<int>(l);
-    for (int w : c.writesByLoc[l]) events[l].push_back(w);
-    for (size_t i = 0; ok[l] && i < events[l].size(); ++i)
-      for (size_t j = i + 1; ok[l] && j < events[l].size(); ++j) ok[l] = c.s.ms.get(events[l][i], events[l][j]);
-    if (!ok[l] || c.writesByLoc[l].size() != out[l].size()) out[l].clear();
+    bool ok = true;
+    for (size_t i = 0; ok && i < events[l].size(); ++i)
+      for (size_t j = i + 1; ok && j < events[l].size(); ++j) {
+        const int a = events[l][i], b = events[l][j];
+        ok = c.s.ms.get(a, b) &&
+             (i % 2 || j % 2 || c.g.events[a].thread != c.g.events[b].thread || c.s.po_loc.get(writeOf[a], writeOf[b]));
+      }
+    if (!ok) out[l].clear();
   }
   return out;
 }
@@ -289,41 +298,62 @@ bool Enumerator::forEachRf(const Candidate& c, bool prune,
   // Read r (c.reads[k]) is given write w: the checks every choice passes, then the rest of the
   // search from i + 1.
   std::function<bool(size_t, model::Choice<BitRel>&, const model::Derived<BitRel>*)> pick;
-  // `next`, if any, is the write of r's RMW when r is a link of a chain: co has w before it.
+  // `next`, if any, is the write of r's RMW when r is a link of a chain: co has it after `prev`,
+  // the chain's link before (when there is one), and after w when `wBefore` (w is the link before,
+  // the initial write, or a write morally strong with the RMW: SC per location; a weak write the
+  // RMW reads may stay unordered with it).
   auto give = [&](size_t i, const model::Choice<BitRel>& x, int r, int w, model::Derived<BitRel>& dn,
-                  const model::Derived<BitRel>* d, int next = -1) {
+                  const model::Derived<BitRel>* d, int next = -1, int prev = -1, bool wBefore = true) {
     source[r] = w;
     if (!lookAhead && !model::valuesMayHold(c.g.events, c.traces, c.offset, source)) return true;
     if ((explaining_ || (seek_ && !c.hangs)) && !mayReachWanted(c, source)) return true;
     model::Choice<BitRel> nx = x;
     nx.rf.set(w, r);
-    if (next >= 0) nx.co.set(w, next);
+    if (next >= 0 && wBefore) nx.co.set(w, next);
+    if (next >= 0 && prev >= 0) nx.co.set(prev, next);
     if (spinRead[r]) maxInCo(c, nx.co, w, r);
     return !((!prune || refine(nx, r, w, dn, d)) && !pick(i + 1, nx, &dn));
   };
-  // The chains of RMW-only locations (rmwChains) go first, one link at a time: the next link of
-  // location l reads the write of the last, and is the first read of l not yet placed in some
-  // thread. Not while explaining an axiom away: the chain is what three of them make of co.
+  // The RMW chains (rmwChains) go first, one link at a time: the next link of location l is the
+  // first read of l not yet placed in some thread, and reads the write of the last link (at first
+  // the initial write) or a write of l that is not an RMW's. Not while explaining an axiom away:
+  // the chain is what three of them make of co.
   std::vector<int> writeOf(n, -1);
   for (const auto& [r, w] : c.g.rmw) writeOf[r] = w;
   const std::vector<std::vector<size_t>> chains =
       prune && !relax_ ? rmwChains(c, writeOf) : std::vector<std::vector<size_t>>{};
   std::vector<int> chainEnd(chains.size());
   std::vector<size_t> linked(chains.size(), 0);  // links placed per chain
-  for (size_t l = 0; l < chains.size(); ++l) chainEnd[l] = c.initOf[l];
+  std::vector<std::vector<int>> plainWrites(chains.size());  // per chained location, its other writes
+  {
+    std::vector<bool> link(n, false);  // the write of a chain's link
+    for (size_t l = 0; l < chains.size(); ++l)
+      for (size_t k : chains[l]) link[writeOf[c.reads[k]]] = true;
+    for (size_t l = 0; l < chains.size(); ++l) {
+      chainEnd[l] = c.initOf[l];
+      for (int w : c.writesByLoc[l])
+        if (!chains[l].empty() && !link[w]) plainWrites[l].push_back(w);
+    }
+  }
   auto extendChain = [&](size_t i, model::Choice<BitRel>& x, size_t l, const model::Derived<BitRel>* d) {
     const int from = chainEnd[l];
+    const int prev = linked[l] > 0 ? from : -1;
     model::Derived<BitRel> dn;
     int lastThread = -1;
     for (size_t k : chains[l]) {
       const int r = c.reads[k];
       if (assigned[k] || c.g.events[r].thread == lastThread) continue;
       lastThread = c.g.events[r].thread;  // later reads of this thread wait for this one
-      if (std::find(c.rfChoices[k].begin(), c.rfChoices[k].end(), from) == c.rfChoices[k].end()) continue;
       assigned[k] = true;
       chainEnd[l] = writeOf[r];
       ++linked[l];
-      const bool more = give(i, x, r, from, dn, d, writeOf[r]);
+      bool more = true;
+      for (size_t j = 0; more && j <= plainWrites[l].size(); ++j) {
+        const int w = j == 0 ? from : plainWrites[l][j - 1];
+        if (std::find(c.rfChoices[k].begin(), c.rfChoices[k].end(), w) == c.rfChoices[k].end()) continue;
+        const bool wBefore = j == 0 || (c.s.ms.get(w, r) && c.s.ms.get(w, writeOf[r]));
+        more = give(i, x, r, w, dn, d, writeOf[r], prev, wBefore);
+      }
       --linked[l];
       chainEnd[l] = from;
       assigned[k] = false;
