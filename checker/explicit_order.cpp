@@ -139,8 +139,6 @@ void maxInCo(const Candidate& c, BitRel& co, int w, int r) {
 // Plain loads of the location still choose freely. writeOf: per event, the write half of the RMW
 // it is the read half of (-1: none).
 std::vector<std::vector<size_t>> rmwChains(const Candidate& c, const std::vector<int>& writeOf) {
-  std::vector<int> readOf(c.g.events.size(), -1);
-  for (const auto& [r, w] : c.g.rmw) readOf[w] = r;
   std::vector<std::vector<size_t>> out(c.writesByLoc.size());
   std::vector<std::vector<int>> events(c.writesByLoc.size());  // the RMWs' reads and writes
   for (size_t k = 0; k < c.reads.size(); ++k) {
